@@ -1,0 +1,97 @@
+/* Simple shooting: unknowns at s = 0, residuals at s = L, solved by
+ * Levenberg-Marquardt with a tangent-sweep Jacobian (seed 002 II.C). */
+#include "rod/shooting.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rod/status.h"
+
+struct rod_shooting {
+  rod_bvp bvp;
+  rod_lm_workspace *lm;
+  double *y;    /* ny */
+  double *dy;   /* ny x nx */
+  double *drdy; /* nx x ny */
+  int integrations;
+  int jacobians;
+};
+
+void rod_shooting_free(rod_shooting *sh) {
+  if (!sh)
+    return;
+  rod_lm_free(sh->lm);
+  free(sh->y);
+  free(sh->dy);
+  free(sh->drdy);
+  free(sh);
+}
+
+rod_shooting *rod_shooting_alloc(const rod_bvp *bvp) {
+  rod_shooting *sh = calloc(1, sizeof *sh);
+  if (!sh)
+    return NULL;
+  sh->bvp = *bvp;
+  size_t ny = (size_t)bvp->ny, nx = (size_t)bvp->nx;
+  sh->lm = rod_lm_alloc(bvp->nx, bvp->nx);
+  sh->y = calloc(ny, sizeof(double));
+  sh->dy = calloc(ny * nx, sizeof(double));
+  sh->drdy = calloc(nx * ny, sizeof(double));
+  if (!sh->lm || !sh->y || !sh->dy || !sh->drdy) {
+    rod_shooting_free(sh);
+    return NULL;
+  }
+  return sh;
+}
+
+/* r(x) and, if J, the Jacobian from one sweep carrying nx tangents. */
+static int residual(const double *x, double *r, double *J, void *user) {
+  rod_shooting *sh = user;
+  const rod_bvp *b = &sh->bvp;
+  const int nx = b->nx, ny = b->ny;
+  int k = J ? nx : 0;
+  b->start(b->user, x, sh->y, k ? sh->dy : NULL);
+  int st = b->propagate(b->user, 0, b->nnodes - 1, sh->y, k, sh->dy);
+  sh->integrations += 1 + k;
+  if (k)
+    sh->jacobians++;
+  if (st != 0)
+    return st;
+  b->end(b->user, sh->y, r, k ? sh->drdy : NULL);
+  if (k) {
+    /* J = dr/dy * dy/dx, (nx x ny) (ny x nx) */
+    for (int j = 0; j < nx; j++)
+      for (int i = 0; i < nx; i++) {
+        double s = 0;
+        for (int l = 0; l < ny; l++)
+          s += sh->drdy[(size_t)l * nx + i] * sh->dy[(size_t)j * ny + l];
+        J[(size_t)j * nx + i] = s;
+      }
+  }
+  return 0;
+}
+
+int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,
+                       rod_shooting_stats *stats) {
+  sh->integrations = 0;
+  sh->jacobians = 0;
+  rod_lm_stats lst;
+  int st = rod_lm_solve(sh->lm, residual, x, opt, &lst, sh);
+  if (stats) {
+    stats->iterations = lst.iterations;
+    stats->integrations = sh->integrations;
+    stats->jacobians = sh->jacobians;
+    stats->residual = lst.residual;
+    stats->stop = lst.stop;
+  }
+  return st;
+}
+
+int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
+                          double *J) {
+  return residual(x, r, J, sh) == 0 ? ROD_OK : ROD_ENONFINITE;
+}
+
+void rod_shooting_forget_jacobian(rod_shooting *sh) {
+  rod_lm_forget_jacobian(sh->lm);
+}

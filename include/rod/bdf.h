@@ -1,0 +1,19 @@
+/* BDF-alpha time discretisation (seed 002 II.B, Celaya et al.):
+ *   y_t(i) = c0 y(i) + c1 y(i-1) + c2 y(i-2) + d1 y_t(i-1)
+ * alpha = -0.5 is the trapezoidal rule, alpha = 0 BDF2. */
+#ifndef ROD_BDF_H
+#define ROD_BDF_H
+
+typedef struct {
+  double c0, c1, c2; /* 1/s */
+  double d1;         /* dimensionless */
+} rod_bdf_coeffs;
+
+/* c0 = (1.5 + a) / (dt (1 + a)), c1 = -2 / dt, c2 = (0.5 + a) / (dt (1 + a)),
+ * d1 = a / (1 + a). */
+rod_bdf_coeffs rod_bdf_alpha(double alpha, double dt);
+
+/* Backward Euler, y_t(i) = (y(i) - y(i-1)) / dt: the start-up step. */
+rod_bdf_coeffs rod_bdf_backward_euler(double dt);
+
+#endif

@@ -1,0 +1,41 @@
+/* HDF5 log of a run (CONTRACT.md section 3). The only module that knows the
+ * file layout.
+ *
+ * Samples are buffered in blocks of one chunk along T and written with one
+ * H5Dwrite per dataset; every dataset is extended together. The buffer is
+ * written and the file flushed (H5Fflush) whenever a block fills and at
+ * least every second of wall time, so a killed run leaves a readable file
+ * (default file format, no SWMR) holding every sample before its last
+ * flush. */
+#ifndef ROD_LOGGER_H
+#define ROD_LOGGER_H
+
+#include <stdbool.h>
+
+#include "rod/scenario.h"
+#include "rod/sim.h"
+#include "rod/status.h"
+
+typedef struct rod_logger rod_logger;
+
+/* Create (truncate) path and write the root attributes; status "running"
+ * until rod_logger_close. backend: "kirchhoff" or "rfem". The datasets are
+ * made at the first sample, when the number of points is known. */
+int rod_logger_open(rod_logger **lg, const char *path, const rod_scenario *sc,
+                    const char *backend, rod_error *err);
+
+/* Append one time sample. */
+int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
+                      const rod_step_stats *st, double wall_time);
+
+/* Write the buffer and flush if the last flush is older than max_age s. */
+int rod_logger_flush_if_older(rod_logger *lg, double max_age);
+
+/* Write the remaining samples, the final status ("complete" or why and when
+ * the run stopped), and close. lg may be NULL. */
+int rod_logger_close(rod_logger *lg, const char *status);
+
+/* A rod_sim_sink that appends to lg and flushes at least every second. */
+rod_sim_sink rod_logger_sink(rod_logger *lg);
+
+#endif

@@ -1,0 +1,144 @@
+/* Scenario: every user-settable parameter of a run (CONTRACT.md section 2).
+ *
+ * A scenario is a plain struct filled with the contract's defaults by
+ * rod_scenario_default(), then by an INI file and by "section.key=value"
+ * overrides. One key table (scenario.c) drives parsing, range checks, the
+ * defaults and the canonical INI text, so the four can never disagree.
+ * Units are SI; angles in radians. */
+#ifndef ROD_SCENARIO_H
+#define ROD_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rod/status.h"
+
+typedef enum { ROD_MODEL_KIRCHHOFF = 0, ROD_MODEL_COSSERAT } rod_model_kind;
+typedef enum { ROD_BACKEND_KIRCHHOFF = 0, ROD_BACKEND_RFEM } rod_backend_kind;
+typedef enum { ROD_SPACE_EULER = 0, ROD_SPACE_RK4 } rod_space_kind;
+/* History between grid nodes for RK4's half-step stages (seed 002 II.C). */
+typedef enum { ROD_HISTORY_HERMITE = 0, ROD_HISTORY_LINEAR } rod_history_kind;
+/* First time step after t = 0: backward Euler (second order overall) or the
+ * paper's start y(i-1) = y(i-2) = y0, y_t = 0 (first order after a release). */
+typedef enum { ROD_STARTUP_EULER = 0, ROD_STARTUP_PAPER } rod_startup_kind;
+typedef enum { ROD_LAYOUT_CENTERED = 0, ROD_LAYOUT_UNIFORM } rod_layout_kind;
+typedef enum {
+  ROD_RFEM_GENALPHA = 0,
+  ROD_RFEM_RK45,
+  ROD_RFEM_RK4
+} rod_rfem_integrator_kind;
+typedef enum { ROD_JOINT_VOIGT = 0, ROD_JOINT_MAXWELL } rod_joint_kind;
+
+typedef struct {
+  struct {
+    rod_model_kind model;
+    double length;            /* m */
+    double diameter;          /* m, solid circular section */
+    double density;           /* kg/m^3 */
+    double youngs_modulus;    /* Pa */
+    double shear_modulus;     /* Pa */
+    double bending_stiffness; /* N m^2, used when has_bending_stiffness */
+    bool has_bending_stiffness;
+    double bending_damping; /* N m^2 s, Kelvin-Voigt B for bending */
+    double drag;            /* kg/m^2, square-law drag coefficient */
+  } rod;
+  struct {
+    double gravity[3]; /* m/s^2, world frame */
+  } environment;
+  struct {
+    double position[3];  /* m, the clamp (s = 0) */
+    double direction[3]; /* unit tangent at the clamp */
+  } base;
+  struct {
+    double mass;       /* kg, hung at the tip in the static state only */
+    double preload[3]; /* N, static state only */
+    double force[3];   /* N, static state and t > 0 */
+  } tip;
+  struct {
+    bool enabled;
+    double peak;         /* N */
+    double duration;     /* s */
+    double start;        /* s */
+    double position;     /* m, arclength from the base */
+    double direction[3]; /* unit, world frame */
+  } impulse;
+  struct {
+    bool enabled;
+    double axis[3]; /* unit, world frame, through the base point */
+    double angle;   /* rad, final reference angle */
+    double start;   /* s */
+    double ramp;    /* s, cosine ramp duration */
+    double kp;      /* N m/rad; 0 = prescribed rotation */
+    double kd;      /* N m s/rad */
+    double inertia; /* kg m^2, rotor inertia of the PD-driven joint */
+  } motor;
+  struct {
+    double dt;       /* s */
+    double duration; /* s, simulated after t = 0 */
+    double alpha;    /* BDF-alpha parameter in [-0.5, 0] */
+    rod_startup_kind startup;
+  } time;
+  struct {
+    int nodes;
+    rod_space_kind integrator;
+    rod_history_kind history;
+  } space;
+  struct {
+    rod_backend_kind backend;
+    double tolerance; /* scaled residual, infinity norm */
+    int max_iterations;
+  } solver;
+  struct {
+    int segments;
+    rod_layout_kind layout;
+    bool planar;
+    rod_rfem_integrator_kind integrator;
+    double spectral_radius;
+    double rtol;
+    rod_joint_kind joint;
+    double maxwell_time; /* s */
+  } rfem;
+  struct {
+    char file[1024];
+    int every;
+  } output;
+  /* Where the scenario came from, for messages ("" for defaults only). */
+  char source[1024];
+} rod_scenario;
+
+/* The contract's defaults (CONTRACT.md table 2.1); no optional sections. */
+void rod_scenario_default(rod_scenario *sc);
+
+/* Read an INI file on top of the defaults. Unknown sections or keys, bad
+ * numbers, NaN/Inf and out-of-range values fail with ROD_EINVAL and err names
+ * the file, the key and the problem; an unreadable file gives ROD_EIO. */
+int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err);
+
+/* Apply one "section.key=value" override (the CLI's --set). Setting a key of
+ * an optional section turns that section on. */
+int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err);
+
+/* Set one key from its section, name and text value, as the file would. */
+int rod_scenario_set_key(rod_scenario *sc, const char *section,
+                         const char *name, const char *value, rod_error *err);
+
+/* Checks that span several keys (impulse inside the rod, maxwell_time > 0
+ * for maxwell joints, ...). Call after the last override. */
+int rod_scenario_validate(const rod_scenario *sc, rod_error *err);
+
+/* The full effective scenario as canonical INI text (every key, optional
+ * sections only when on). Returns the length that the text needs (excluding
+ * the terminating NUL), like snprintf. */
+size_t rod_scenario_to_ini(const rod_scenario *sc, char *buf, size_t size);
+
+/* Text of one key's current value ("0.408", "0 0 -9.81", "rk4"). Returns
+ * ROD_EINVAL for an unknown key. */
+int rod_scenario_get_text(const rod_scenario *sc, const char *section,
+                          const char *name, char *buf, size_t size);
+
+/* Address of a numeric (double) key, or NULL if the key is unknown or not a
+ * scalar double. Used by calibration to vary [rod] keys. */
+double *rod_scenario_double_key(rod_scenario *sc, const char *section,
+                                const char *name);
+
+#endif

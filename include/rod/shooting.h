@@ -1,0 +1,63 @@
+/* Shooting methods for two-point boundary-value problems on a grid.
+ *
+ * A problem (rod_bvp) gives the state at s = 0 from nx unknowns, integrates
+ * the state (and optionally tangent directions) from one grid node to
+ * another, and gives nx residuals at the last node. Unknowns and residuals
+ * are in scaled units chosen by the problem, so one tolerance fits every
+ * rod.
+ *
+ * Simple shooting solves r(x) = 0 by Levenberg-Marquardt (rod/lm.h). The
+ * Jacobian comes from integrating the tangent (variational) equations with
+ * the state, and is reused from one solve to the next with Broyden updates.
+ */
+#ifndef ROD_SHOOTING_H
+#define ROD_SHOOTING_H
+
+#include <stdbool.h>
+
+#include "rod/lm.h"
+
+typedef struct {
+  int ny;     /* state size at a node */
+  int nx;     /* unknowns at s = 0 = residuals at the end */
+  int nnodes; /* grid nodes 0 .. nnodes-1 */
+  /* State at node 0 from the unknowns x; dy0 (ny x nx, column-major) the
+   * derivative d y0 / d x when not NULL. */
+  void (*start)(void *user, const double *x, double *y0, double *dy0);
+  /* Integrate y from node a to node b > a; if k > 0 also the k tangent
+   * directions dy (ny x k, column-major). 0 on success, > 0 when the
+   * integration failed (non-finite), < 0 fatal. */
+  int (*propagate)(void *user, int a, int b, double *y, int k, double *dy);
+  /* Residual r (nx) at the last node and, when drdy is not NULL, its
+   * derivative by the state (nx x ny, column-major). */
+  void (*end)(void *user, const double *y, double *r, double *drdy);
+  void *user;
+} rod_bvp;
+
+typedef struct {
+  int iterations;   /* LM iterations */
+  int integrations; /* spatial integrations, a sweep with k tangents = 1+k */
+  int jacobians;    /* tangent sweeps */
+  double residual;  /* final scaled residual, infinity norm */
+  rod_lm_stop stop;
+} rod_shooting_stats;
+
+typedef struct rod_shooting rod_shooting;
+
+rod_shooting *rod_shooting_alloc(const rod_bvp *bvp);
+void rod_shooting_free(rod_shooting *sh);
+
+/* Solve from the guess x (nx). opt->broyden with opt->warm_jacobian reuses
+ * the Jacobian of the previous solve. */
+int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,
+                       rod_shooting_stats *stats);
+
+/* Residual and tangent Jacobian (nx x nx, column-major) at x: one sweep
+ * with nx tangent directions. For tests and diagnostics. */
+int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
+                          double *J);
+
+/* Forget the stored Jacobian (the problem changed, e.g. a new c0). */
+void rod_shooting_forget_jacobian(rod_shooting *sh);
+
+#endif

@@ -1,0 +1,15 @@
+#include "rod/sim.h"
+
+const rod_backend_ops *rod_backend_for(const rod_scenario *sc) {
+  switch (sc->solver.backend) {
+  case ROD_BACKEND_KIRCHHOFF:
+    return &rod_backend_kirchhoff;
+  case ROD_BACKEND_RFEM:
+#ifdef ROD_HAVE_RFEM
+    return &rod_backend_rfem;
+#else
+    return NULL;
+#endif
+  }
+  return NULL;
+}

@@ -1,0 +1,56 @@
+/* Shared pieces of the rodsim command line (CONTRACT.md section 1). */
+#ifndef ROD_CLI_H
+#define ROD_CLI_H
+
+#include <stdbool.h>
+
+#include "rod/scenario.h"
+
+/* Exit statuses of CONTRACT.md section 1. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
+
+#define CLI_MAX_SETS 256
+
+/* Options every scenario command accepts. */
+typedef struct {
+  const char *scenario;
+  const char *output; /* -o */
+  const char *sets[CLI_MAX_SETS];
+  int nsets;
+  bool quiet;
+} cli_common;
+
+/* Try to consume argv[*i] (and its value) as a common option or the
+ * scenario path. Returns 1 if consumed, 0 if not an option of ours, -1 on a
+ * usage error (already printed). */
+int cli_common_arg(cli_common *c, int argc, char **argv, int *i);
+
+/* Load the scenario with the --set overrides and -o; prints the one-line
+ * error and returns CLI_BAD_INPUT on failure. */
+int cli_load(const cli_common *c, rod_scenario *sc);
+
+/* Print "rodsim: FILE: KEY: MESSAGE" for err. */
+void cli_print_error(const rod_error *err);
+
+/* Print "rodsim: " and a formatted message on stderr. */
+void cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Parse a comma-separated list of positive numbers; returns the count or -1
+ * on a malformed or non-positive entry. */
+int cli_parse_list(const char *text, double *out, int max);
+
+/* True when argv[i] is -h or --help. */
+bool cli_is_help(const char *arg);
+
+int cmd_run(int argc, char **argv);
+int cmd_static(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_track(int argc, char **argv);
+
+#endif

@@ -1,0 +1,49 @@
+/* rodsim: command-line front end (CONTRACT.md section 1). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+static const struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} commands[] = {
+    {"run", cmd_run, "static initial state, then the dynamic simulation"},
+    {"static", cmd_static, "the static equilibrium only (t = 0 of run)"},
+    {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
+};
+
+static void usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: rodsim COMMAND [ARGS...]\n"
+      "       rodsim --help | --version | COMMAND --help\n\n"
+      "Simulates slender elastic rods: Kirchhoff/Cosserat rods by BDF-alpha\n"
+      "in time and shooting in arclength (Till & Rucker 2017), and a\n"
+      "rigid-finite-element chain for comparison. Output: HDF5.\n\n"
+      "commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_BAD_INPUT;
+  }
+  if (cli_is_help(argv[1])) {
+    usage(stdout);
+    return CLI_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf("rodsim %s\n", ROD_VERSION);
+    return CLI_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].fn(argc - 1, argv + 1);
+  cli_fail("unknown command '%s' (see rodsim --help)", argv[1]);
+  return CLI_BAD_INPUT;
+}

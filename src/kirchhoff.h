@@ -1,0 +1,95 @@
+/* Internal state of the Kirchhoff/Cosserat backend (seed 002): grid, the
+ * current step's ODE data, history, the shooting problem and the accepted
+ * solution. Only the kirchhoff_*.c files see this. */
+#ifndef ROD_KIRCHHOFF_INTERNAL_H
+#define ROD_KIRCHHOFF_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "rod/bdf.h"
+#include "rod/history.h"
+#include "rod/model.h"
+#include "rod/scenario.h"
+#include "rod/shooting.h"
+#include "rod/sim.h"
+#include "rod/spatial.h"
+#include "rod_rhs.h"
+
+/* Per-node record: the 16 states and the position. */
+enum { KR_NODE = ROD_NY + ROD_NP };
+
+/* History quantities per interval end: q (3), u (3), v (3). */
+enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HW = 9 };
+
+typedef struct {
+  double kinetic, elastic, gravity; /* J */
+} kr_energy;
+
+typedef struct rod_kirchhoff {
+  rod_scenario sc;
+  rod_model model;
+  int nodes, intervals;
+  double *s;     /* m, nodes */
+  double *len;   /* m, intervals */
+  int jump_node; /* grid node of the impulse's point force, -1 if none */
+  double impulse_dir[3];
+  const rod_spatial_type *integ;
+  bool hermite;
+
+  double force_scale;  /* N: EI / L^2 */
+  double moment_scale; /* N m: EI / L */
+
+  /* The current step's boundary-value problem. */
+  rod_bdf_coeffs coeffs;
+  bool dynamic; /* false: statics (c0 = 0, no history) */
+  rod_rhs_const rc;
+  rod_hist_point *hp; /* 3 per interval: start, middle, end */
+  double base_h[4], base_q[3], base_w[3];
+  double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
+  double jump_force[3];               /* N: n jumps by -F at jump_node */
+
+  /* History and its terms for the current coefficients. */
+  rod_history *hist;
+  double *H_ends, *Hs_ends, *H_mid;
+
+  /* Sweeps. */
+  int nk;         /* tangent directions carried by the current sweep */
+  double *ybuf;   /* 16 (1 + nk) + 3 */
+  double *work;   /* integrator work */
+  double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
+  double jump_left[KR_NODE]; /* state just proximal to the jump node */
+  double last_x[6];          /* unknowns of the last sweep */
+
+  rod_bvp bvp;
+  rod_shooting *shoot;
+
+  /* Accepted solution. */
+  double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
+  double x_prev[3][6];       /* the last accepted unknowns, newest first */
+  int n_prev;                /* how many of x_prev are valid */
+  double *rec_val, *rec_der; /* 2 intervals x KR_HW */
+  double *sol_y;             /* nodes x KR_NODE, the accepted solution */
+  kr_energy energy;
+  /* Output arrays of rod_sample. */
+  double *out_pos, *out_quat, *out_vel, *out_n, *out_m;
+  double time; /* s */
+  int steps;   /* dynamic steps taken */
+  bool have_jacobian_c0;
+  double jacobian_c0; /* c0 the stored Jacobian belongs to */
+} rod_kirchhoff;
+
+/* kirchhoff_sweep.c: the shooting problem */
+void kr_bvp_init(rod_kirchhoff *k);
+/* Integrate with the current unknowns x (scaled) without tangents, filling
+ * node_y: used to make the stored solution match x. */
+int kr_sweep(rod_kirchhoff *k, const double *x);
+
+/* kirchhoff_step.c: per-step ODE data */
+void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+                         bool dynamic);
+void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
+
+/* kirchhoff_post.c: derived quantities, history records and energies */
+void kr_postprocess(rod_kirchhoff *k);
+
+#endif

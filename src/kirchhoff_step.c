@@ -1,0 +1,76 @@
+/* Per-step data of the Kirchhoff backend: the constants of the ODE for one
+ * attempt's BDF coefficients, the history terms at every evaluation point,
+ * and the loads at the step's time (CONTRACT.md 2.2). */
+#include <math.h>
+#include <string.h>
+
+#include "kirchhoff.h"
+#include "rod/loads.h"
+
+void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+                         bool dynamic) {
+  const rod_model *m = &k->model;
+  k->coeffs = *c;
+  k->dynamic = dynamic;
+  const double c0 = dynamic ? c->c0 : 0.0;
+  const double tau = m->retardation;
+  const double fac = 1.0 + c0 * tau; /* K + c0 B = K (1 + c0 tau) */
+  rod_rhs_const *rc = &k->rc;
+  rc->c0 = c0;
+  rc->rho_area = m->rho_area;
+  rc->cosserat = m->kind == ROD_MODEL_COSSERAT;
+  for (int i = 0; i < 3; i++) {
+    rc->drag[i] = m->drag[i];
+    rc->ki[i] = 1.0 / (m->K[i] * fac);
+    rc->kse[i] = 1.0 / (m->Kse[i] * fac);
+    rc->bn[i] = -m->rho_area * m->gravity[i];
+  }
+  const size_t ends = 2 * (size_t)k->intervals * KR_HW;
+  if (dynamic) {
+    rod_history_terms(k->hist, c, k->len, k->hermite, k->H_ends, k->Hs_ends,
+                      k->H_mid);
+  } else {
+    memset(k->H_ends, 0, ends * sizeof(double));
+    memset(k->Hs_ends, 0, ends * sizeof(double));
+    memset(k->H_mid, 0, (size_t)k->intervals * KR_HW * sizeof(double));
+  }
+  const double e3[3] = {0, 0, 1};
+  for (int j = 0; j < k->intervals; j++) {
+    const double *src[3] = {k->H_ends + (size_t)(2 * j) * KR_HW,
+                            k->H_mid + (size_t)j * KR_HW,
+                            k->H_ends + (size_t)(2 * j + 1) * KR_HW};
+    for (int at = 0; at < 3; at++) {
+      rod_hist_point *hp = &k->hp[3 * j + at];
+      const double *H = src[at];
+      for (int i = 0; i < 3; i++) {
+        hp->Q[i] = H[KR_HQ + i];
+        hp->U[i] = H[KR_HU + i];
+        hp->V[i] = H[KR_HV + i];
+        hp->au[i] = (m->precurvature[i] - tau * hp->U[i]) / fac;
+        hp->av[i] = (e3[i] - tau * hp->V[i]) / fac;
+      }
+    }
+  }
+}
+
+void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
+  const rod_scenario *sc = &k->sc;
+  for (int i = 0; i < 3; i++) {
+    k->tip_force[i] = sc->tip.force[i];
+    if (static_state)
+      k->tip_force[i] +=
+          sc->tip.preload[i] + sc->tip.mass * sc->environment.gravity[i];
+    k->tip_moment[i] = 0.0;
+    k->jump_force[i] = 0.0;
+  }
+  if (sc->impulse.enabled) {
+    double F = rod_impulse_force(sc, t);
+    if (k->jump_node > 0 && k->jump_node < k->nodes - 1)
+      v3_scale(k->jump_force, F, k->impulse_dir);
+    else if (k->jump_node == k->nodes - 1)
+      v3_axpy(k->tip_force, F, k->impulse_dir);
+    /* at s = 0 the clamp takes the force: no effect on the rod */
+  }
+  rod_base_motion(sc, &k->model, t, k->base_h, k->base_w);
+  v3_set(k->base_q, 0, 0, 0);
+}

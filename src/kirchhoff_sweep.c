@@ -1,0 +1,115 @@
+/* The rod's shooting problem (rod_bvp): state at the clamp from the scaled
+ * unknowns n(0), m(0); sweeps in arclength carrying tangent directions; the
+ * scaled tip residual of CONTRACT.md (solver.tolerance). */
+#include <math.h>
+#include <string.h>
+
+#include "kirchhoff.h"
+
+/* Right-hand side of the sweep's augmented state
+ * [y (16), dy_1 (16) .. dy_nk (16), p (3)]. */
+static int sweep_rhs(int j, rod_point at, const double *y, double *f,
+                     void *user) {
+  const rod_kirchhoff *k = user;
+  const rod_hist_point *hp = &k->hp[3 * j + at];
+  rod_rhs_work wk;
+  rod_rhs_eval(&k->rc, hp, y, f, &wk);
+  for (int d = 1; d <= k->nk; d++)
+    rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+  double *fp = f + ROD_NY * (1 + k->nk);
+  v3_copy(fp, wk.ps);
+  return 0;
+}
+
+static void store_node(rod_kirchhoff *k, int node, const double *ybuf) {
+  double *rec = k->node_y + (size_t)node * KR_NODE;
+  memcpy(rec, ybuf, ROD_NY * sizeof(double));
+  v3_copy(rec + ROD_NY, ybuf + ROD_NY * (1 + k->nk));
+}
+
+static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
+  rod_kirchhoff *k = user;
+  k->nk = nk;
+  double *yb = k->ybuf;
+  const int n = ROD_NY * (1 + nk) + ROD_NP;
+  memcpy(yb, y, ROD_NY * sizeof(double));
+  if (nk)
+    memcpy(yb + ROD_NY, dy, (size_t)(ROD_NY * nk) * sizeof(double));
+  double *p = yb + ROD_NY * (1 + nk);
+  if (a == 0)
+    v3_copy(p, k->model.base_position);
+  else /* position is a quadrature: continue from the stored node */
+    v3_copy(p, k->node_y + (size_t)a * KR_NODE + ROD_NY);
+  store_node(k, a, yb);
+  for (int j = a; j < b; j++) {
+    int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NP, yb, NULL,
+                            k->work, k);
+    if (st)
+      return st;
+    if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
+      /* point force: n(s+) = n(s-) - F (seed 002 III.B) */
+      memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
+      v3_copy(k->jump_left + ROD_NY, p);
+      v3_axpy(yb + ROD_Y_N, -1.0, k->jump_force);
+    }
+    store_node(k, j + 1, yb);
+  }
+  for (int i = 0; i < n; i++)
+    if (!isfinite(yb[i]))
+      return 1;
+  memcpy(y, yb, ROD_NY * sizeof(double));
+  if (nk)
+    memcpy(dy, yb + ROD_NY, (size_t)(ROD_NY * nk) * sizeof(double));
+  return 0;
+}
+
+static void start(void *user, const double *x, double *y0, double *dy0) {
+  rod_kirchhoff *k = user;
+  memcpy(k->last_x, x, sizeof k->last_x);
+  memcpy(y0 + ROD_Y_H, k->base_h, 4 * sizeof(double));
+  for (int i = 0; i < 3; i++) {
+    y0[ROD_Y_N + i] = x[i] * k->force_scale;
+    y0[ROD_Y_M + i] = x[3 + i] * k->moment_scale;
+  }
+  v3_copy(y0 + ROD_Y_Q, k->base_q);
+  v3_copy(y0 + ROD_Y_W, k->base_w);
+  if (dy0) {
+    memset(dy0, 0, (size_t)(ROD_NY * 6) * sizeof(double));
+    for (int i = 0; i < 3; i++) {
+      dy0[(size_t)i * ROD_NY + ROD_Y_N + i] = k->force_scale;
+      dy0[(size_t)(3 + i) * ROD_NY + ROD_Y_M + i] = k->moment_scale;
+    }
+  }
+}
+
+/* r = ((n(L) - F) L^2/EI, (m(L) - M) L/EI) */
+static void end(void *user, const double *y, double *r, double *drdy) {
+  rod_kirchhoff *k = user;
+  for (int i = 0; i < 3; i++) {
+    r[i] = (y[ROD_Y_N + i] - k->tip_force[i]) / k->force_scale;
+    r[3 + i] = (y[ROD_Y_M + i] - k->tip_moment[i]) / k->moment_scale;
+  }
+  if (drdy) {
+    memset(drdy, 0, (size_t)(6 * ROD_NY) * sizeof(double));
+    for (int i = 0; i < 3; i++) {
+      drdy[(size_t)(ROD_Y_N + i) * 6 + i] = 1.0 / k->force_scale;
+      drdy[(size_t)(ROD_Y_M + i) * 6 + 3 + i] = 1.0 / k->moment_scale;
+    }
+  }
+}
+
+void kr_bvp_init(rod_kirchhoff *k) {
+  k->bvp.ny = ROD_NY;
+  k->bvp.nx = 6;
+  k->bvp.nnodes = k->nodes;
+  k->bvp.start = start;
+  k->bvp.propagate = propagate;
+  k->bvp.end = end;
+  k->bvp.user = k;
+}
+
+int kr_sweep(rod_kirchhoff *k, const double *x) {
+  double y[ROD_NY];
+  start(k, x, y, NULL);
+  return propagate(k, 0, k->nodes - 1, y, 0, NULL);
+}

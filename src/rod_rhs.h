@@ -1,0 +1,193 @@
+/* The time-discretised rod ODE in arclength (seed 002 eq. 4 in the n-m form
+ * of DESIGN.md section 3) and its tangent (variational) equations.
+ *
+ * State y (16): quaternion h (4), internal force n (3, world, N), internal
+ * moment m (3, world, N m), velocity q (3, local, m/s), angular velocity w
+ * (3, local, 1/s). Position p (3, world, m) follows as a quadrature
+ * p_s = R v and is carried after the states (rod/spatial.h).
+ *
+ * With the history of the BDF-alpha formula folded into per-point data
+ * (u_t = c0 u + U, q_t = c0 q + Q, v_t = c0 v + V):
+ *   u   = (K + c0 B)^-1 (R^T m + K u* - B U)        = ki .* R^T m + au
+ *   v   = (Kse + c0 Bse)^-1 (R^T n + Kse e3 - Bse V) = kse .* R^T n + av
+ *         (Kirchhoff: v = e3)
+ *   h_s = F1(h, u)
+ *   n_s = R [rhoA (w x q + c0 q + Q) + C q.*|q|] - rhoA g - fbar
+ *   m_s = -p_s x n,  p_s = R v
+ *   q_s = v_t - u x q + w x v
+ *   w_s = u_t - u x w
+ * Cross-section rotary inertia is neglected, as in the paper (II).
+ * Statics is the same system with c0 = 0 and zero history, q = w = 0. */
+#ifndef ROD_RHS_H
+#define ROD_RHS_H
+
+#include "v3.h"
+
+enum {
+  ROD_Y_H = 0,
+  ROD_Y_N = 4,
+  ROD_Y_M = 7,
+  ROD_Y_Q = 10,
+  ROD_Y_W = 13,
+  ROD_NY = 16, /* integrated states */
+  ROD_NP = 3   /* position quadrature */
+};
+
+/* Constants of one step (one attempt's c0). */
+typedef struct {
+  double c0;       /* 1/s, BDF coefficient of the current step (0: statics) */
+  double rho_area; /* kg/m */
+  double drag[3];  /* kg/m^2 */
+  double ki[3];    /* 1/(N m^2): 1 / (K (1 + c0 tau)) */
+  double kse[3];   /* 1/N: 1 / (Kse (1 + c0 tau)) */
+  double bn[3];    /* N/m, world: -rhoA g - fbar */
+  int cosserat;
+} rod_rhs_const;
+
+/* History data at one evaluation point (grid node or half-way). */
+typedef struct {
+  double Q[3];  /* m/s^2: q_t = c0 q + Q */
+  double U[3];  /* 1/(m s): u_t = c0 u + U */
+  double V[3];  /* 1/s: v_t = c0 v + V (Cosserat) */
+  double au[3]; /* 1/m: (u* - tau U) / (1 + c0 tau) */
+  double av[3]; /* (e3 - tau V) / (1 + c0 tau) (Cosserat) */
+} rod_hist_point;
+
+/* Intermediate values of one evaluation, reused by the tangent equations. */
+typedef struct {
+  double R[9];
+  double u[3], v[3];
+  double Rtm[3], Rtn[3];
+  double a[3]; /* local distributed inertia + drag force density */
+  double ps[3];
+} rod_rhs_work;
+
+static inline void rod_rhs_eval(const rod_rhs_const *c,
+                                const rod_hist_point *hp, const double *y,
+                                double *f, rod_rhs_work *wk) {
+  const double *h = y + ROD_Y_H, *n = y + ROD_Y_N, *m = y + ROD_Y_M;
+  const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
+  double *R = wk->R, *u = wk->u, *v = wk->v, *a = wk->a, *ps = wk->ps;
+  quat_to_R(R, h);
+  m3_mul_tv(wk->Rtm, R, m);
+  for (int i = 0; i < 3; i++)
+    u[i] = c->ki[i] * wk->Rtm[i] + hp->au[i];
+  quat_deriv(f + ROD_Y_H, h, u);
+
+  double wxq[3];
+  v3_cross(wxq, w, q);
+  for (int i = 0; i < 3; i++)
+    a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
+           c->drag[i] * q[i] * fabs(q[i]);
+  double Ra[3];
+  m3_mul_v(Ra, R, a);
+  v3_add(f + ROD_Y_N, Ra, c->bn);
+
+  double uxq[3], uxw[3];
+  v3_cross(uxq, u, q);
+  v3_cross(uxw, u, w);
+  if (c->cosserat) {
+    m3_mul_tv(wk->Rtn, R, n);
+    for (int i = 0; i < 3; i++)
+      v[i] = c->kse[i] * wk->Rtn[i] + hp->av[i];
+    m3_mul_v(ps, R, v);
+    double wxv[3];
+    v3_cross(wxv, w, v);
+    for (int i = 0; i < 3; i++)
+      f[ROD_Y_Q + i] = c->c0 * v[i] + hp->V[i] - uxq[i] + wxv[i];
+  } else {
+    v3_set(v, 0, 0, 1);
+    v3_set(ps, R[2], R[5], R[8]);
+    /* w x e3 = (w2, -w1, 0) */
+    f[ROD_Y_Q + 0] = -uxq[0] + w[1];
+    f[ROD_Y_Q + 1] = -uxq[1] - w[0];
+    f[ROD_Y_Q + 2] = -uxq[2];
+  }
+  v3_cross(f + ROD_Y_M, n, ps); /* m_s = -p_s x n */
+  for (int i = 0; i < 3; i++)
+    f[ROD_Y_W + i] = c->c0 * u[i] + hp->U[i] - uxw[i];
+}
+
+/* Directional derivative of the right-hand side: df = (df/dy) dy, using the
+ * intermediate values of rod_rhs_eval at the same y. A perturbation dh of
+ * the quaternion rotates the frame by dtheta = 2 vec(conj(h) dh) / |h|^2
+ * (body frame), so dR = R [dtheta]x. */
+static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
+                                   const rod_rhs_work *wk, const double *dy,
+                                   double *df) {
+  const double *h = y + ROD_Y_H, *n = y + ROD_Y_N;
+  const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
+  const double *dh = dy + ROD_Y_H, *dn = dy + ROD_Y_N, *dm = dy + ROD_Y_M;
+  const double *dq = dy + ROD_Y_Q, *dw = dy + ROD_Y_W;
+  const double *R = wk->R, *u = wk->u, *v = wk->v, *a = wk->a;
+
+  double hh = h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3];
+  double s = 2.0 / hh;
+  /* vec(conj(h) * dh) */
+  double th[3];
+  th[0] = s * (h[0] * dh[1] - h[1] * dh[0] - h[2] * dh[3] + h[3] * dh[2]);
+  th[1] = s * (h[0] * dh[2] + h[1] * dh[3] - h[2] * dh[0] - h[3] * dh[1]);
+  th[2] = s * (h[0] * dh[3] - h[1] * dh[2] + h[2] * dh[1] - h[3] * dh[0]);
+
+  /* du = ki .* (Rtm x dtheta + R^T dm) */
+  double du[3], t1[3], t2[3];
+  v3_cross(t1, wk->Rtm, th);
+  m3_mul_tv(t2, R, dm);
+  for (int i = 0; i < 3; i++)
+    du[i] = c->ki[i] * (t1[i] + t2[i]);
+  /* dh_s = F1(dh, u) + F1(h, du) */
+  double f1[4], f2[4];
+  quat_deriv(f1, dh, u);
+  quat_deriv(f2, h, du);
+  for (int i = 0; i < 4; i++)
+    df[ROD_Y_H + i] = f1[i] + f2[i];
+
+  /* dn_s = R (dtheta x a + da) */
+  double da[3], dwxq[3], wxdq[3];
+  v3_cross(dwxq, dw, q);
+  v3_cross(wxdq, w, dq);
+  for (int i = 0; i < 3; i++)
+    da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
+            2.0 * c->drag[i] * fabs(q[i]) * dq[i];
+  v3_cross(t1, th, a);
+  v3_add(t1, t1, da);
+  m3_mul_v(df + ROD_Y_N, R, t1);
+
+  double dps[3], dv[3] = {0, 0, 0};
+  double dqxu[3], qxdu[3];
+  v3_cross(dqxu, dq, u);
+  v3_cross(qxdu, q, du);
+  if (c->cosserat) {
+    v3_cross(t1, wk->Rtn, th);
+    m3_mul_tv(t2, R, dn);
+    for (int i = 0; i < 3; i++)
+      dv[i] = c->kse[i] * (t1[i] + t2[i]);
+    v3_cross(t1, th, v);
+    v3_add(t1, t1, dv);
+    m3_mul_v(dps, R, t1);
+    double dwxv[3], wxdv[3];
+    v3_cross(dwxv, dw, v);
+    v3_cross(wxdv, w, dv);
+    for (int i = 0; i < 3; i++)
+      df[ROD_Y_Q + i] = c->c0 * dv[i] + dqxu[i] + qxdu[i] + dwxv[i] + wxdv[i];
+  } else {
+    /* d(R e3) = R (dtheta x e3) = R (th2, -th1, 0) */
+    double te[3] = {th[1], -th[0], 0.0};
+    m3_mul_v(dps, R, te);
+    df[ROD_Y_Q + 0] = dqxu[0] + qxdu[0] + dw[1];
+    df[ROD_Y_Q + 1] = dqxu[1] + qxdu[1] - dw[0];
+    df[ROD_Y_Q + 2] = dqxu[2] + qxdu[2];
+  }
+  /* dm_s = dn x p_s + n x dp_s */
+  v3_cross(t1, dn, wk->ps);
+  v3_cross(t2, n, dps);
+  v3_add(df + ROD_Y_M, t1, t2);
+  /* dw_s = c0 du + dw x u + w x du */
+  double dwxu[3], wxdu[3];
+  v3_cross(dwxu, dw, u);
+  v3_cross(wxdu, w, du);
+  for (int i = 0; i < 3; i++)
+    df[ROD_Y_W + i] = c->c0 * du[i] + dwxu[i] + wxdu[i];
+}
+
+#endif
