@@ -10,10 +10,13 @@
 struct rod_shooting {
   rod_bvp bvp;
   rod_lm_workspace *lm;
-  double *y;    /* ny */
-  double *dy;   /* ny x nx */
-  double *drdy; /* nx x ny */
-  int integrations;
+  double *y;      /* ny */
+  double *dy;     /* ny x nx */
+  double *drdy;   /* nx x ny */
+  double *x_last; /* unknowns of the last sweep */
+  double *r;      /* residual scratch */
+  bool evaluated;
+  double integrations;
   int jacobians;
 };
 
@@ -24,6 +27,8 @@ void rod_shooting_free(rod_shooting *sh) {
   free(sh->y);
   free(sh->dy);
   free(sh->drdy);
+  free(sh->x_last);
+  free(sh->r);
   free(sh);
 }
 
@@ -37,7 +42,9 @@ rod_shooting *rod_shooting_alloc(const rod_bvp *bvp) {
   sh->y = calloc(ny, sizeof(double));
   sh->dy = calloc(ny * nx, sizeof(double));
   sh->drdy = calloc(nx * ny, sizeof(double));
-  if (!sh->lm || !sh->y || !sh->dy || !sh->drdy) {
+  sh->x_last = calloc(nx, sizeof(double));
+  sh->r = calloc(nx, sizeof(double));
+  if (!sh->lm || !sh->y || !sh->dy || !sh->drdy || !sh->x_last || !sh->r) {
     rod_shooting_free(sh);
     return NULL;
   }
@@ -50,6 +57,8 @@ static int residual(const double *x, double *r, double *J, void *user) {
   const rod_bvp *b = &sh->bvp;
   const int nx = b->nx, ny = b->ny;
   int k = J ? nx : 0;
+  memcpy(sh->x_last, x, (size_t)nx * sizeof(double));
+  sh->evaluated = true;
   b->start(b->user, x, sh->y, k ? sh->dy : NULL);
   int st = b->propagate(b->user, 0, b->nnodes - 1, sh->y, k, sh->dy);
   sh->integrations += 1 + k;
@@ -75,8 +84,15 @@ int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,
                        rod_shooting_stats *stats) {
   sh->integrations = 0;
   sh->jacobians = 0;
+  sh->evaluated = false;
   rod_lm_stats lst;
   int st = rod_lm_solve(sh->lm, residual, x, opt, &lst, sh);
+  const size_t bytes = (size_t)sh->bvp.nx * sizeof(double);
+  if (st == ROD_OK && (!sh->evaluated || memcmp(sh->x_last, x, bytes) != 0)) {
+    /* leave the problem's last sweep at the solution */
+    if (residual(x, sh->r, NULL, sh) != 0)
+      st = ROD_ENONFINITE;
+  }
   if (stats) {
     stats->iterations = lst.iterations;
     stats->integrations = sh->integrations;

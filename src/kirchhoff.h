@@ -9,6 +9,7 @@
 #include "rod/bdf.h"
 #include "rod/history.h"
 #include "rod/model.h"
+#include "rod/mshoot.h"
 #include "rod/scenario.h"
 #include "rod/shooting.h"
 #include "rod/sim.h"
@@ -58,10 +59,17 @@ typedef struct rod_kirchhoff {
   double *work;   /* integrator work */
   double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
   double jump_left[KR_NODE]; /* state just proximal to the jump node */
-  double last_x[6];          /* unknowns of the last sweep */
 
   rod_bvp bvp;
   rod_shooting *shoot;
+  rod_mshoot *mshoot;
+  double state_scale[ROD_NY]; /* units of the 16 states for multiple
+                                 shooting: 1, EI/L^2, EI/L, L/T, 1/T */
+  bool modified_on;           /* modified shooting kept from the last step */
+  double mshoot_c0;           /* c0 of modified shooting's stored Jacobian */
+  double *yref;               /* nodes x ROD_NY reference (predicted) */
+  double *sol_prev[2];        /* the two solutions before sol_y */
+  int n_sol;                  /* accepted dynamic solutions stored (max 3) */
 
   /* Accepted solution. */
   double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
@@ -80,9 +88,6 @@ typedef struct rod_kirchhoff {
 
 /* kirchhoff_sweep.c: the shooting problem */
 void kr_bvp_init(rod_kirchhoff *k);
-/* Integrate with the current unknowns x (scaled) without tangents, filling
- * node_y: used to make the stored solution match x. */
-int kr_sweep(rod_kirchhoff *k, const double *x);
 
 /* kirchhoff_step.c: per-step ODE data */
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,

@@ -12,6 +12,10 @@ static void destroy(void *self) {
   if (!k)
     return;
   rod_shooting_free(k->shoot);
+  rod_mshoot_free(k->mshoot);
+  free(k->yref);
+  free(k->sol_prev[0]);
+  free(k->sol_prev[1]);
   rod_history_free(k->hist);
   free(k->s);
   free(k->len);
@@ -73,6 +77,30 @@ static int build_grid(rod_kirchhoff *k) {
   return ROD_OK;
 }
 
+/* Most interior shooting nodes modified shooting may place. */
+enum { KR_MAX_NODES = 48 };
+
+/* Units of the states for multiple shooting's unknowns and continuity
+ * rows: forces by EI/L^2 and moments by EI/L as the tip residual,
+ * velocities by L/T and angular velocities by 1/T with the beam's time
+ * scale T = sqrt(rhoA L^4 / EI). */
+static void set_state_scale(rod_kirchhoff *k) {
+  double L = k->model.length, EI = k->model.K[0];
+  double T = sqrt(k->model.rho_area * L * L * L * L / EI);
+  for (int i = 0; i < ROD_NY; i++) {
+    double s = 1.0;
+    if (i >= ROD_Y_N && i < ROD_Y_N + 3)
+      s = k->force_scale;
+    else if (i >= ROD_Y_M && i < ROD_Y_M + 3)
+      s = k->moment_scale;
+    else if (i >= ROD_Y_Q && i < ROD_Y_Q + 3)
+      s = L / T;
+    else if (i >= ROD_Y_W)
+      s = 1.0 / T;
+    k->state_scale[i] = s;
+  }
+}
+
 static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_kirchhoff *k = calloc(1, sizeof *k);
   if (!k)
@@ -91,7 +119,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, st, sc->source, "", "out of memory");
   }
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
-  const int nbuf = ROD_NY * 7 + ROD_NP;
+  /* a sweep carries at most ROD_NY tangents (modified shooting) */
+  const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NP;
   k->hp = calloc(3 * I, sizeof *k->hp);
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->Hs_ends = calloc(2 * I * KR_HW, sizeof(double));
@@ -110,10 +139,17 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->hist = rod_history_alloc(k->intervals, KR_HW);
   kr_bvp_init(k);
   k->shoot = rod_shooting_alloc(&k->bvp);
-  if (!k->hp || !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf ||
-      !k->work || !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der ||
-      !k->out_pos || !k->out_quat || !k->out_vel || !k->out_n || !k->out_m ||
-      !k->hist || !k->shoot) {
+  set_state_scale(k);
+  k->mshoot = rod_mshoot_alloc(&k->bvp, k->state_scale, KR_MAX_NODES);
+  k->mshoot_c0 = -1.0;
+  k->yref = calloc(N * ROD_NY, sizeof(double));
+  k->sol_prev[0] = calloc(N * KR_NODE, sizeof(double));
+  k->sol_prev[1] = calloc(N * KR_NODE, sizeof(double));
+  if (!k->mshoot || !k->yref || !k->sol_prev[0] || !k->sol_prev[1] || !k->hp ||
+      !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
+      !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
+      !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
+      !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -155,13 +191,6 @@ static rod_lm_options shooting_options(const rod_kirchhoff *k) {
   o.lambda0 = 0.0; /* Newton steps first, damping only when they fail */
   o.step_tolerance = 1e-15;
   return o;
-}
-
-/* Make node_y hold the sweep of x (the LM's last evaluation normally is). */
-static int sync_solution(rod_kirchhoff *k, const double *x) {
-  if (memcmp(k->last_x, x, sizeof k->last_x) != 0)
-    return kr_sweep(k, x) == 0 ? ROD_OK : ROD_ENONFINITE;
-  return ROD_OK;
 }
 
 static void accept(rod_kirchhoff *k, const double *x) {
@@ -206,8 +235,6 @@ static int solve_static(void *self, rod_step_stats *st) {
       add_stats(st, &ss);
     }
   }
-  if (status == ROD_OK)
-    status = sync_solution(k, x);
   if (status != ROD_OK)
     return status;
   kr_postprocess(k);
@@ -222,69 +249,135 @@ static int solve_static(void *self, rod_step_stats *st) {
   return ROD_OK;
 }
 
-/* Extrapolate the unknowns from the last accepted steps. */
+/* Extrapolate (quadratically when three are known) v0 newest. */
+static inline double extrapolate(int n, double v0, double v1, double v2) {
+  return n >= 3 ? 3.0 * v0 - 3.0 * v1 + v2 : n == 2 ? 2.0 * v0 - v1 : v0;
+}
+
+/* Predicted unknowns from the last accepted steps. */
 static void predict(const rod_kirchhoff *k, double *x) {
-  for (int i = 0; i < 6; i++) {
-    const double a = k->x_prev[0][i], b = k->x_prev[1][i], c = k->x_prev[2][i];
-    if (k->n_prev >= 3)
-      x[i] = 3.0 * a - 3.0 * b + c;
-    else if (k->n_prev == 2)
-      x[i] = 2.0 * a - b;
-    else
-      x[i] = a;
+  for (int i = 0; i < 6; i++)
+    x[i] = extrapolate(k->n_prev, k->x_prev[0][i], k->x_prev[1][i],
+                       k->x_prev[2][i]);
+}
+
+/* Reference trajectory of modified shooting: the node states extrapolated
+ * from the last accepted solutions. */
+static void predict_states(rod_kirchhoff *k) {
+  const size_t N = (size_t)k->nodes;
+  for (size_t j = 0; j < N; j++) {
+    const double *a = k->sol_y + j * KR_NODE;
+    const double *b = k->sol_prev[0] + j * KR_NODE;
+    const double *c = k->sol_prev[1] + j * KR_NODE;
+    double *r = k->yref + j * ROD_NY;
+    for (int i = 0; i < ROD_NY; i++)
+      r[i] = extrapolate(k->n_sol, a[i], b[i], c[i]);
   }
 }
 
-/* One attempt at the step to time t with coefficients c. */
+/* Drift from the reference (scaled state units) beyond which modified
+ * shooting restarts a sweep: a gross departure, well past the prediction
+ * error of a converging step. */
+static const double kr_drift = 0.0;
+
+/* Error growth allowed over one segment of modified shooting. */
+static const double kr_segment_growth = 30.0;
+
+/* Grid intervals per modified-shooting segment. The semi-discretised rod
+ * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
+ * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (DESIGN.md section 3); a
+ * segment of length sqrt 2 ln(G) / k grows errors by at most G. */
+static int segment_spacing(const rod_kirchhoff *k, double c0) {
+  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  double len = M_SQRT2 * log(kr_segment_growth) / kk;
+  double h = k->model.length / k->intervals;
+  if (len >= k->model.length)
+    return 0;
+  int n = (int)(len / h);
+  return n < 1 ? 1 : n;
+}
+
+/* One attempt at the step to time t with coefficients c by the given
+ * method (simple or modified shooting). */
 static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
-                   double *x, rod_step_stats *st) {
+                   bool modified, double *x, rod_step_stats *st) {
   kr_set_coefficients(k, c, true);
   kr_set_loads(k, t, false);
   predict(k, x);
   rod_lm_options o = shooting_options(k);
-  o.broyden = true;
-  o.warm_jacobian = k->have_jacobian_c0 && k->jacobian_c0 == c->c0;
   rod_shooting_stats ss;
-  int status = rod_shooting_solve(k->shoot, x, &o, &ss);
-  add_stats(st, &ss);
-  if (status == ROD_OK) {
-    k->have_jacobian_c0 = true;
-    k->jacobian_c0 = c->c0;
+  int status;
+  if (modified) {
+    predict_states(k);
+    rod_mshoot_options mo = {
+        .spacing = segment_spacing(k, c->c0),
+        .drift = kr_drift,
+        .tolerance = o.tolerance,
+        .max_iterations = o.max_iterations,
+        .reuse_jacobian = k->mshoot_c0 == c->c0,
+    };
+    status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
+    k->mshoot_c0 = c->c0;
   } else {
-    k->have_jacobian_c0 = false;
+    o.broyden = true;
+    o.warm_jacobian = k->have_jacobian_c0 && k->jacobian_c0 == c->c0;
+    status = rod_shooting_solve(k->shoot, x, &o, &ss);
+    k->have_jacobian_c0 = status == ROD_OK;
+    k->jacobian_c0 = c->c0;
   }
+  add_stats(st, &ss);
   return status;
 }
 
+/* Before accepting a new solution: the current one becomes the previous. */
+static void shift_solutions(rod_kirchhoff *k) {
+  double *t = k->sol_prev[1];
+  k->sol_prev[1] = k->sol_prev[0];
+  k->sol_prev[0] = t;
+  memcpy(t, k->sol_y, (size_t)k->nodes * KR_NODE * sizeof(double));
+}
+
+/* The strategy of seed 002 Fig. 2: simple shooting; after max_iterations
+ * without convergence, modified shooting; if that fails too, the same step
+ * with BDF2 (alpha = 0). Modified shooting that placed interior nodes stays
+ * on for the next step. */
 static int step(void *self, double t, rod_step_stats *st) {
   rod_kirchhoff *k = self;
   memset(st, 0, sizeof *st);
   const rod_scenario *sc = &k->sc;
   const double dt = sc->time.dt;
-  rod_bdf_coeffs c;
-  if (k->steps == 0 && sc->time.startup == ROD_STARTUP_EULER)
-    c = rod_bdf_backward_euler(dt);
-  else
-    c = rod_bdf_alpha(sc->time.alpha, dt);
+  const bool first = k->steps == 0;
+  rod_bdf_coeffs c = first && sc->time.startup == ROD_STARTUP_EULER
+                         ? rod_bdf_backward_euler(dt)
+                         : rod_bdf_alpha(sc->time.alpha, dt);
   double x[6];
+  int status = ROD_ENOCONV;
   st->method = ROD_METHOD_SIMPLE;
-  int status = attempt(k, t, &c, x, st);
-  if (status != ROD_OK && c.d1 != 0.0) {
-    /* the paper's last resort (Fig. 2): the same step with BDF2 */
+  if (!k->modified_on)
+    status = attempt(k, t, &c, false, x, st);
+  if (status != ROD_OK) {
+    st->method = ROD_METHOD_MODIFIED;
+    status = attempt(k, t, &c, true, x, st);
+  }
+  if (status != ROD_OK && !first && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
     st->method = ROD_METHOD_BDF2;
-    status = attempt(k, t, &c, x, st);
+    status = attempt(k, t, &c, true, x, st);
   }
-  if (status == ROD_OK)
-    status = sync_solution(k, x);
   if (status != ROD_OK)
     return status;
+  k->modified_on =
+      st->method != ROD_METHOD_SIMPLE && rod_mshoot_node_count(k->mshoot) > 0;
   kr_postprocess(k);
   rod_history_push(k->hist, &c, k->rec_val, k->rec_der, k->H_ends, k->Hs_ends);
-  accept(k, x);
-  /* the static state is not on the dynamic trajectory: drop it */
-  if (k->steps == 0)
+  if (first) { /* the static state is not on the dynamic trajectory */
     k->n_prev = 0;
+    k->n_sol = 0;
+  }
+  shift_solutions(k);
+  accept(k, x);
+  if (k->n_sol < 3)
+    k->n_sol++;
   memmove(k->x_prev[1], k->x_prev[0], 2 * sizeof k->x_prev[0]);
   memcpy(k->x_prev[0], x, sizeof k->x);
   if (k->n_prev < 3)

@@ -65,7 +65,6 @@ static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
 
 static void start(void *user, const double *x, double *y0, double *dy0) {
   rod_kirchhoff *k = user;
-  memcpy(k->last_x, x, sizeof k->last_x);
   memcpy(y0 + ROD_Y_H, k->base_h, 4 * sizeof(double));
   for (int i = 0; i < 3; i++) {
     y0[ROD_Y_N + i] = x[i] * k->force_scale;
@@ -106,10 +105,4 @@ void kr_bvp_init(rod_kirchhoff *k) {
   k->bvp.propagate = propagate;
   k->bvp.end = end;
   k->bvp.user = k;
-}
-
-int kr_sweep(rod_kirchhoff *k, const double *x) {
-  double y[ROD_NY];
-  start(k, x, y, NULL);
-  return propagate(k, 0, k->nodes - 1, y, 0, NULL);
 }

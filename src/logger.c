@@ -2,6 +2,7 @@
 #include "rod/logger.h"
 
 #include <hdf5.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,7 +276,7 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
   ((int32_t *)lg->buf[DS_ITER])[b] = st->iterations;
   ((double *)lg->buf[DS_RES])[b] = st->residual;
   ((int8_t *)lg->buf[DS_METHOD])[b] = (int8_t)st->method;
-  ((int32_t *)lg->buf[DS_INTEG])[b] = st->integrations;
+  ((int32_t *)lg->buf[DS_INTEG])[b] = (int32_t)lround(st->integrations);
   ((double *)lg->buf[DS_WALL])[b] = wall_time;
   lg->buffered++;
   if (lg->buffered == lg->block)

@@ -36,7 +36,9 @@ typedef struct {
 
 typedef struct {
   int iterations;   /* LM iterations */
-  int integrations; /* spatial integrations, a sweep with k tangents = 1+k */
+  double integrations; /* spatial integrations: a sweep over the whole rod
+                          carrying k tangents counts 1 + k, a part of it
+                          its share of the grid intervals */
   int jacobians;    /* tangent sweeps */
   double residual;  /* final scaled residual, infinity norm */
   rod_lm_stop stop;

@@ -31,8 +31,8 @@ typedef struct {
 /* Effort of one step (or of the static solve). */
 typedef struct {
   int iterations;   /* nonlinear iterations */
-  int integrations; /* spatial integrations (1 + k per sweep with k
-                       tangents); RFEM: dynamics evaluations */
+  double integrations; /* spatial integrations (1 + k per sweep with k
+                          tangents); RFEM: dynamics evaluations */
   double residual;  /* final scaled residual */
   int method;       /* ROD_METHOD_* */
 } rod_step_stats;
@@ -76,7 +76,7 @@ typedef struct {
   double wall_time;  /* s, of the whole run (static included) */
   double step_wall;  /* s, of the dynamic steps only */
   long iterations;   /* summed over dynamic steps */
-  long integrations; /* summed over dynamic steps */
+  double integrations; /* summed over dynamic steps */
   int fallbacks;     /* steps solved by a method other than simple */
   double max_residual;
   char message[256]; /* why the run stopped, when it did */

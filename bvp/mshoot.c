@@ -1,0 +1,411 @@
+/* Modified simple shooting: multiple shooting against a reference
+ * trajectory with a banded, reused Jacobian (see rod/mshoot.h). */
+#include "rod/mshoot.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rod/status.h"
+
+struct rod_mshoot {
+  rod_bvp bvp;
+  int max_nodes;
+  int count;     /* interior nodes of the current structure */
+  int *nodes;    /* grid indices, increasing */
+  int jac_count; /* structure the factorised Jacobian belongs to */
+  int *jac_nodes;
+  bool jac_valid;
+  double *scale;      /* ny */
+  const double *yref; /* nnodes x ny, during a solve */
+  int kl, ku, ldab;   /* band of the current structure */
+  double *ab;         /* band storage, ldab x n */
+  lapack_int *ipiv;
+  double *X, *Xt;      /* unknowns, trial unknowns */
+  double *R, *Rt, *dX; /* residuals, trial residuals, Newton step */
+  double *y, *yn;      /* ny */
+  double *dy;          /* ny x max(nx, ny) */
+  double *drdy;        /* nx x ny */
+  double integrations;
+  int jacobians;
+};
+
+static int unknowns_of(const rod_mshoot *ms, int count) {
+  return ms->bvp.nx + count * ms->bvp.ny;
+}
+int rod_mshoot_unknowns(const rod_mshoot *ms) {
+  return unknowns_of(ms, ms->count);
+}
+
+void rod_mshoot_free(rod_mshoot *ms) {
+  if (!ms)
+    return;
+  free(ms->nodes);
+  free(ms->jac_nodes);
+  free(ms->scale);
+  free(ms->ab);
+  free(ms->ipiv);
+  free(ms->X);
+  free(ms->Xt);
+  free(ms->R);
+  free(ms->Rt);
+  free(ms->dX);
+  free(ms->y);
+  free(ms->yn);
+  free(ms->dy);
+  free(ms->drdy);
+  free(ms);
+}
+
+rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
+                             int max_nodes) {
+  rod_mshoot *ms = calloc(1, sizeof *ms);
+  if (!ms)
+    return NULL;
+  ms->bvp = *bvp;
+  if (max_nodes > bvp->nnodes - 2)
+    max_nodes = bvp->nnodes - 2;
+  if (max_nodes < 0)
+    max_nodes = 0;
+  ms->max_nodes = max_nodes;
+  const size_t ny = (size_t)bvp->ny, nx = (size_t)bvp->nx;
+  const size_t nmax = nx + (size_t)max_nodes * ny;
+  const size_t k = nx > ny ? nx : ny;
+  const size_t ldab_max = 3 * (nx + 2 * ny) + 1;
+  ms->nodes = calloc((size_t)max_nodes + 1, sizeof(int));
+  ms->jac_nodes = calloc((size_t)max_nodes + 1, sizeof(int));
+  ms->scale = malloc(ny * sizeof(double));
+  ms->ab = calloc(ldab_max * nmax, sizeof(double));
+  ms->ipiv = calloc(nmax, sizeof(lapack_int));
+  ms->X = calloc(nmax, sizeof(double));
+  ms->Xt = calloc(nmax, sizeof(double));
+  ms->R = calloc(nmax, sizeof(double));
+  ms->Rt = calloc(nmax, sizeof(double));
+  ms->dX = calloc(nmax, sizeof(double));
+  ms->y = calloc(ny, sizeof(double));
+  ms->yn = calloc(ny, sizeof(double));
+  ms->dy = calloc(ny * k, sizeof(double));
+  ms->drdy = calloc(nx * ny, sizeof(double));
+  if (!ms->nodes || !ms->jac_nodes || !ms->scale || !ms->ab || !ms->ipiv ||
+      !ms->X || !ms->Xt || !ms->R || !ms->Rt || !ms->dX || !ms->y || !ms->yn ||
+      !ms->dy || !ms->drdy) {
+    rod_mshoot_free(ms);
+    return NULL;
+  }
+  memcpy(ms->scale, scale, ny * sizeof(double));
+  return ms;
+}
+
+int rod_mshoot_node_count(const rod_mshoot *ms) { return ms->count; }
+const int *rod_mshoot_nodes(const rod_mshoot *ms) { return ms->nodes; }
+void rod_mshoot_forget_jacobian(rod_mshoot *ms) { ms->jac_valid = false; }
+
+/* Band of the Jacobian: rows are [c_1 .. c_m, r_end], columns [x, z_1 ..
+ * z_m]; row block c_j couples z_(j-1) (x for j = 1) and z_j. */
+static void set_band(rod_mshoot *ms) {
+  const int nx = ms->bvp.nx, ny = ms->bvp.ny, m = ms->count;
+  int kl = 0, ku = 0;
+  for (int j = 0; j <= m; j++) {
+    int r0 = j * ny, r1 = j < m ? r0 + ny : r0 + nx;
+    int c0 = j == 0 ? 0 : nx + (j - 1) * ny;
+    int c1 = j < m ? nx + (j + 1) * ny : (m ? nx + m * ny : nx);
+    kl = r1 - 1 - c0 > kl ? r1 - 1 - c0 : kl;
+    ku = c1 - 1 - r0 > ku ? c1 - 1 - r0 : ku;
+  }
+  ms->kl = kl;
+  ms->ku = ku;
+  ms->ldab = 2 * kl + ku + 1; /* room for the LU's fill */
+}
+
+static inline void band_set(rod_mshoot *ms, int i, int j, double v) {
+  ms->ab[(size_t)j * ms->ldab + (ms->kl + ms->ku + i - j)] = v;
+}
+
+static void node_state(const rod_mshoot *ms, int j, const double *z,
+                       double *y) {
+  const int ny = ms->bvp.ny;
+  const double *ref = ms->yref + (size_t)ms->nodes[j] * ny;
+  for (int l = 0; l < ny; l++)
+    y[l] = ref[l] + ms->scale[l] * z[l];
+}
+
+/* Insert interior node g at position pos (its z = 0: the reference). */
+static void insert_node(rod_mshoot *ms, int pos, int g, double *X) {
+  const int nx = ms->bvp.nx, ny = ms->bvp.ny;
+  int n_old = unknowns_of(ms, ms->count), at = nx + pos * ny;
+  memmove(X + at + ny, X + at, (size_t)(n_old - at) * sizeof(double));
+  memset(X + at, 0, (size_t)ny * sizeof(double));
+  memmove(ms->nodes + pos + 1, ms->nodes + pos,
+          (size_t)(ms->count - pos) * sizeof(int));
+  ms->nodes[pos] = g;
+  ms->count++;
+}
+
+static double drift_of(const rod_mshoot *ms, const double *y, int g) {
+  const int ny = ms->bvp.ny;
+  const double *ref = ms->yref + (size_t)g * ny;
+  double d = 0;
+  for (int l = 0; l < ny; l++) {
+    double t = fabs(y[l] - ref[l]) / ms->scale[l];
+    if (t > d || t != t)
+      d = t;
+  }
+  return d;
+}
+
+/* Residual R at X; with jac also the banded Jacobian. drift > 0 (only with
+ * X's new nodes at z = 0) places a node wherever a segment strays from the
+ * reference by more than drift. */
+static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
+                    double drift) {
+  const rod_bvp *b = &ms->bvp;
+  const int nx = b->nx, ny = b->ny, last = b->nnodes - 1;
+  const double *s = ms->scale;
+  if (jac) {
+    set_band(ms);
+    memset(ms->ab, 0,
+           (size_t)ms->ldab * unknowns_of(ms, ms->count) * sizeof(double));
+  }
+  double work = 0; /* whole-rod sweeps */
+  for (int seg = 0; seg <= ms->count; seg++) {
+    int a = seg == 0 ? 0 : ms->nodes[seg - 1];
+    int k = 0;
+    if (seg == 0) {
+      k = jac ? nx : 0;
+      b->start(b->user, X, ms->y, k ? ms->dy : NULL);
+    } else {
+      node_state(ms, seg - 1, X + nx + (size_t)(seg - 1) * ny, ms->y);
+      if (jac) {
+        k = ny;
+        memset(ms->dy, 0, (size_t)ny * ny * sizeof(double));
+        for (int l = 0; l < ny; l++)
+          ms->dy[(size_t)l * ny + l] = s[l];
+      }
+    }
+    int e = seg == ms->count ? last : ms->nodes[seg];
+    int st;
+    if (drift > 0) { /* interval by interval, watching the drift */
+      int g = a;
+      st = 0;
+      while (g < e && st == 0) {
+        st = b->propagate(b->user, g, g + 1, ms->y, k, ms->dy);
+        g++;
+        if (st < 0 || g == e || g == last)
+          continue;
+        if ((st > 0 || drift_of(ms, ms->y, g) > drift) &&
+            ms->count < ms->max_nodes) {
+          insert_node(ms, seg, g, X);
+          e = g;
+          st = 0;
+        }
+      }
+    } else {
+      st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
+    }
+    work += (1.0 + k) * (e - a) / last;
+    if (st != 0) {
+      ms->integrations += work;
+      return st;
+    }
+    const int n = unknowns_of(ms, ms->count);
+    const int col0 = seg == 0 ? 0 : nx + (seg - 1) * ny;
+    const int row0 = seg * ny;
+    (void)n;
+    if (seg < ms->count) { /* continuity at node seg */
+      node_state(ms, seg, X + nx + (size_t)seg * ny, ms->yn);
+      for (int l = 0; l < ny; l++)
+        R[row0 + l] = (ms->y[l] - ms->yn[l]) / s[l];
+      if (jac) {
+        for (int q = 0; q < k; q++)
+          for (int l = 0; l < ny; l++)
+            band_set(ms, row0 + l, col0 + q, ms->dy[(size_t)q * ny + l] / s[l]);
+        for (int l = 0; l < ny; l++)
+          band_set(ms, row0 + l, nx + seg * ny + l, -1.0);
+      }
+    } else {
+      b->end(b->user, ms->y, R + row0, jac ? ms->drdy : NULL);
+      if (jac)
+        for (int q = 0; q < k; q++)
+          for (int i = 0; i < nx; i++) {
+            double sum = 0;
+            for (int l = 0; l < ny; l++)
+              sum += ms->drdy[(size_t)l * nx + i] * ms->dy[(size_t)q * ny + l];
+            band_set(ms, row0 + i, col0 + q, sum);
+          }
+    }
+  }
+  ms->integrations += work;
+  if (jac)
+    ms->jacobians++;
+  const int n = unknowns_of(ms, ms->count);
+  for (int i = 0; i < n; i++)
+    if (!isfinite(R[i]))
+      return 1;
+  return 0;
+}
+
+static double norm2(const double *v, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += v[i] * v[i];
+  return sqrt(s);
+}
+static double norm_inf(const double *v, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s = fabs(v[i]) > s ? fabs(v[i]) : s;
+  return s;
+}
+
+/* Residual and factorised Jacobian at X. */
+static int refresh_jacobian(rod_mshoot *ms, double *X) {
+  int st = evaluate(ms, X, ms->R, true, 0.0);
+  if (st != 0)
+    return st;
+  const int n = unknowns_of(ms, ms->count);
+  lapack_int info = LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, ms->kl, ms->ku,
+                                        ms->ab, ms->ldab, ms->ipiv);
+  if (info != 0)
+    return ROD_ESING;
+  ms->jac_valid = true;
+  ms->jac_count = ms->count;
+  memcpy(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int));
+  return 0;
+}
+
+static bool same_structure(const rod_mshoot *ms) {
+  return ms->jac_count == ms->count &&
+         memcmp(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int)) == 0;
+}
+
+/* Chord Newton with backtracking on the current node structure. */
+static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
+                  double *res) {
+  const int n = unknowns_of(ms, ms->count);
+  double rn = norm2(ms->R, n);
+  *res = norm_inf(ms->R, n);
+  bool fresh = false;
+  while (*res > opt->tolerance) {
+    if (*iters >= opt->max_iterations)
+      return ROD_ENOCONV;
+    if (!ms->jac_valid || !same_structure(ms)) {
+      int st = refresh_jacobian(ms, ms->X);
+      if (st != 0)
+        return st < 0 ? st : ROD_ENONFINITE;
+      fresh = true;
+      rn = norm2(ms->R, n);
+      *res = norm_inf(ms->R, n);
+      if (*res <= opt->tolerance)
+        break;
+    }
+    for (int i = 0; i < n; i++)
+      ms->dX[i] = -ms->R[i];
+    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, ms->kl, ms->ku, 1, ms->ab,
+                        ms->ldab, ms->ipiv, ms->dX, n);
+    bool accepted = false;
+    for (double t = 1.0; t >= 1.0 / 64; t *= 0.5) {
+      for (int i = 0; i < n; i++)
+        ms->Xt[i] = ms->X[i] + t * ms->dX[i];
+      int st = evaluate(ms, ms->Xt, ms->Rt, false, 0.0);
+      (*iters)++;
+      if (st < 0)
+        return st;
+      double rt = st == 0 ? norm2(ms->Rt, n) : INFINITY;
+      if (rt <= (1.0 - 1e-4 * t) * rn) {
+        accepted = true;
+        memcpy(ms->X, ms->Xt, (size_t)n * sizeof(double));
+        memcpy(ms->R, ms->Rt, (size_t)n * sizeof(double));
+        if (rt > 0.25 * rn && !fresh)
+          ms->jac_valid = false; /* slow: a fresh Jacobian next time */
+        rn = rt;
+        *res = norm_inf(ms->R, n);
+        break;
+      }
+      if (!fresh)
+        break; /* an old Jacobian: refresh before shortening the step */
+    }
+    if (!accepted) {
+      if (fresh)
+        return ROD_ENOCONV;
+      ms->jac_valid = false;
+      /* the last evaluation was a rejected trial: restore R at X */
+      int st = evaluate(ms, ms->X, ms->R, false, 0.0);
+      if (st != 0)
+        return st < 0 ? st : ROD_ENONFINITE;
+    }
+    fresh = false;
+  }
+  /* The last evaluation was at X (an accepted trial or a refresh). */
+  return ROD_OK;
+}
+
+static void regular_nodes(rod_mshoot *ms, int spacing) {
+  ms->count = 0;
+  if (spacing <= 0)
+    return;
+  for (int g = spacing; g < ms->bvp.nnodes - 1 && ms->count < ms->max_nodes;
+       g += spacing)
+    ms->nodes[ms->count++] = g;
+}
+
+int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
+                     const rod_mshoot_options *opt, rod_shooting_stats *stats) {
+  const int nx = ms->bvp.nx;
+  ms->yref = yref;
+  ms->integrations = 0;
+  ms->jacobians = 0;
+  if (!opt->reuse_jacobian)
+    ms->jac_valid = false;
+  int spacing = opt->spacing, iters = 0, status = ROD_ENOCONV;
+  double res = INFINITY;
+  for (int attempt = 0; attempt < 5; attempt++) {
+    regular_nodes(ms, spacing);
+    memcpy(ms->X, x, (size_t)nx * sizeof(double));
+    memset(ms->X + nx, 0, (size_t)ms->count * ms->bvp.ny * sizeof(double));
+    int st = evaluate(ms, ms->X, ms->R, false, opt->drift);
+    iters++;
+    if (st < 0) {
+      status = st;
+      break;
+    }
+    status = st == 0 ? newton(ms, opt, &iters, &res) : ROD_ENONFINITE;
+    if (status == ROD_OK || status == ROD_EINVAL)
+      break;
+    /* finer segments from the same guess, with a fresh Jacobian */
+    int s_now = ms->count ? ms->nodes[0] : ms->bvp.nnodes - 1;
+    spacing = s_now / 2;
+    ms->jac_valid = false;
+    if (spacing < 1)
+      break;
+  }
+  if (status == ROD_OK)
+    memcpy(x, ms->X, (size_t)nx * sizeof(double));
+  if (stats) {
+    stats->iterations = iters;
+    stats->integrations = ms->integrations;
+    stats->jacobians = ms->jacobians;
+    stats->residual = res;
+    stats->stop = status == ROD_OK ? ROD_LM_CONVERGED : ROD_LM_NO_PROGRESS;
+  }
+  return status;
+}
+
+int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
+                              const double *yref, double *R, double *J) {
+  ms->yref = yref;
+  const int n = unknowns_of(ms, ms->count);
+  memcpy(ms->Xt, X, (size_t)n * sizeof(double));
+  int st = evaluate(ms, ms->Xt, R, true, 0.0);
+  ms->jac_valid = false; /* the band now holds an unfactorised matrix */
+  if (st != 0)
+    return ROD_ENONFINITE;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      int d = ms->kl + ms->ku + i - j;
+      J[(size_t)j * n + i] = (i - j <= ms->kl && j - i <= ms->ku)
+                                 ? ms->ab[(size_t)j * ms->ldab + d]
+                                 : 0.0;
+    }
+  return ROD_OK;
+}
