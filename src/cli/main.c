@@ -13,6 +13,7 @@ static const struct {
     {"run", cmd_run, "static initial state, then the dynamic simulation"},
     {"static", cmd_static, "the static equilibrium only (t = 0 of run)"},
     {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
+    {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
 };
 
 static void usage(FILE *out) {
