@@ -1,0 +1,83 @@
+#include "rod/recorder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rod_recorder_free(rod_recorder *r) {
+  if (!r)
+    return;
+  free(r->t);
+  free(r->tip);
+  free(r->kinetic);
+  free(r->elastic);
+  free(r->gravity);
+  free(r->rod);
+  free(r->s);
+  free(r->iterations);
+  free(r->integrations);
+  free(r->method);
+  free(r);
+}
+
+rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod) {
+  rod_recorder *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  int steps = rod_sim_step_count(sc);
+  r->capacity = steps / sc->output.every + 2;
+  r->keep_rod = keep_rod;
+  size_t c = (size_t)r->capacity;
+  r->t = malloc(c * sizeof(double));
+  r->tip = malloc(3 * c * sizeof(double));
+  r->kinetic = malloc(c * sizeof(double));
+  r->elastic = malloc(c * sizeof(double));
+  r->gravity = malloc(c * sizeof(double));
+  r->iterations = malloc(c * sizeof(int));
+  r->integrations = malloc(c * sizeof(double));
+  r->method = malloc(c * sizeof(int));
+  if (!r->t || !r->tip || !r->kinetic || !r->elastic || !r->gravity ||
+      !r->iterations || !r->integrations || !r->method) {
+    rod_recorder_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+static int record(void *user, double t, const rod_sample *s,
+                  const rod_step_stats *st, double wall) {
+  (void)wall;
+  rod_recorder *r = user;
+  if (r->count >= r->capacity)
+    return ROD_EINVAL;
+  if (r->count == 0) {
+    r->points = s->points;
+    if (r->keep_rod) { /* sized once, at the first sample */
+      r->rod = malloc((size_t)r->capacity * s->points * 3 * sizeof(double));
+      r->s = malloc((size_t)s->points * sizeof(double));
+      if (!r->rod || !r->s)
+        return ROD_ENOMEM;
+      memcpy(r->s, s->s, (size_t)s->points * sizeof(double));
+    }
+  }
+  if (s->points != r->points)
+    return ROD_EINVAL;
+  int i = r->count++;
+  r->t[i] = t;
+  memcpy(r->tip + 3 * i, s->position + 3 * (s->points - 1),
+         3 * sizeof(double));
+  r->kinetic[i] = s->kinetic;
+  r->elastic[i] = s->elastic;
+  r->gravity[i] = s->gravity;
+  r->iterations[i] = st->iterations;
+  r->integrations[i] = st->integrations;
+  r->method[i] = st->method;
+  if (r->keep_rod)
+    memcpy(r->rod + (size_t)i * s->points * 3, s->position,
+           (size_t)s->points * 3 * sizeof(double));
+  return ROD_OK;
+}
+
+rod_sim_sink rod_recorder_sink(rod_recorder *r) {
+  rod_sim_sink s = {.sample = record, .user = r};
+  return s;
+}

@@ -1,0 +1,445 @@
+/* Dynamics of the Kirchhoff/Cosserat backend against known answers:
+ * Euler-Bernoulli frequencies, the BDF-alpha scheme's own frequency and
+ * damping, energy balance, rest states, orders of convergence in time and
+ * space. Modal coordinates are projections of the transverse displacement
+ * on the Euler-Bernoulli mode shapes, which are mass-orthogonal, so each
+ * mode is measured without the others. */
+#include <complex.h>
+#include <string.h>
+
+#include "rod/bdf.h"
+#include "rod/recorder.h"
+#include "rod/sim.h"
+#include "testutil.h"
+
+static const double beta_L[3] = {1.875104068711961, 4.694091132974175,
+                                 7.854757438237613};
+
+/* Steel rod along +x, no gravity, no damping or drag. */
+static void test_rod(rod_scenario *sc, double L, int nodes, double dt,
+                     double duration) {
+  rod_scenario_default(sc);
+  sc->rod.length = L;
+  sc->environment.gravity[2] = 0.0;
+  sc->space.nodes = nodes;
+  sc->time.dt = dt;
+  sc->time.duration = duration;
+  sc->solver.tolerance = 1e-11;
+}
+
+static double rho_area(const rod_scenario *sc) {
+  double d = sc->rod.diameter;
+  return sc->rod.density * M_PI * d * d / 4;
+}
+static double bending_stiffness(const rod_scenario *sc) {
+  double d = sc->rod.diameter;
+  return sc->rod.youngs_modulus * M_PI * d * d * d * d / 64;
+}
+
+/* Euler-Bernoulli angular frequency of mode n (0-based), rad/s. */
+static double eb_omega(const rod_scenario *sc, int n) {
+  double L = sc->rod.length, b = beta_L[n] / L;
+  return b * b * sqrt(bending_stiffness(sc) / rho_area(sc));
+}
+
+/* Grid fine enough for the step's dynamic length scale: the time-discrete
+ * rod varies along s like exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI, and
+ * RK4's error grows like (k h)^4, so k h = 0.1 keeps it near 1e-6. */
+static int nodes_for(const rod_scenario *sc) {
+  double c0 = (1.5 + sc->time.alpha) / (sc->time.dt * (1 + sc->time.alpha));
+  double k = pow(rho_area(sc) * c0 * c0 / bending_stiffness(sc), 0.25);
+  return (int)ceil(k * sc->rod.length / 0.1) + 1;
+}
+
+static double mode_shape(double s, double L, int n) {
+  double b = beta_L[n] / L, bl = beta_L[n];
+  double sigma = (cosh(bl) + cos(bl)) / (sinh(bl) + sin(bl));
+  return cosh(b * s) - cos(b * s) - sigma * (sinh(b * s) - sin(b * s));
+}
+
+static rod_recorder *simulate(const rod_scenario *sc, bool keep_rod) {
+  rod_recorder *r = rod_recorder_alloc(sc, keep_rod);
+  ck_assert_ptr_nonnull(r);
+  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_sim_result res;
+  rod_error err;
+  int st = rod_sim_run(sc, &sink, false, &res, &err);
+  ck_assert_msg(st == ROD_OK, "run failed: %s", res.message);
+  return r;
+}
+
+/* Quadrature weights on the grid s: Simpson's rule on pairs of intervals
+ * (the non-uniform form), a trapezoid for a last odd interval. Exact for
+ * cubics, so the mode shapes' projections leak little into each other. */
+static void quadrature_weights(const double *s, int N, double *w) {
+  for (int j = 0; j < N; j++)
+    w[j] = 0;
+  int j = 0;
+  for (; j + 2 < N; j += 2) {
+    double h0 = s[j + 1] - s[j], h1 = s[j + 2] - s[j + 1], H = h0 + h1;
+    w[j] += H / 6 * (2 - h1 / h0);
+    w[j + 1] += H * H * H / (6 * h0 * h1);
+    w[j + 2] += H / 6 * (2 - h0 / h1);
+  }
+  if (j + 1 < N) {
+    double h = s[j + 1] - s[j];
+    w[j] += 0.5 * h;
+    w[j + 1] += 0.5 * h;
+  }
+}
+
+/* Modal coordinate of mode n of the z displacement at every sample: the
+ * projection on the Euler-Bernoulli mode shape. */
+static void modal(const rod_recorder *r, int n, double *q) {
+  int N = r->points;
+  double L = r->s[N - 1], norm = 0;
+  double *w = malloc(N * sizeof(double)), *phi = malloc(N * sizeof(double));
+  quadrature_weights(r->s, N, w);
+  for (int j = 0; j < N; j++) {
+    phi[j] = mode_shape(r->s[j], L, n);
+    norm += w[j] * phi[j] * phi[j];
+  }
+  for (int i = 0; i < r->count; i++) {
+    const double *p = r->rod + (size_t)i * N * 3;
+    double acc = 0;
+    for (int j = 0; j < N; j++)
+      acc += w[j] * phi[j] * p[3 * j + 2];
+    q[i] = acc / norm;
+  }
+  free(w);
+  free(phi);
+}
+
+/* Prony: uniform samples of one damped sinusoid obey
+ * q(i+m) = a q(i) + b q(i-m) with a = 2 rho^m cos(m theta), b = -rho^2m.
+ * Least squares over [i0, i1); the stride m keeps m theta near 0.5 so that
+ * a is not too close to 2. Returns theta and rho per sample. */
+static void prony(const double *q, int i0, int i1, double theta_guess,
+                  double *theta, double *rho) {
+  int m = (int)(0.5 / theta_guess);
+  if (m < 1)
+    m = 1;
+  double s11 = 0, s12 = 0, s22 = 0, r1 = 0, r2 = 0;
+  for (int i = i0 + m; i + m < i1; i++) {
+    double x1 = q[i], x2 = q[i - m], y = q[i + m];
+    s11 += x1 * x1;
+    s12 += x1 * x2;
+    s22 += x2 * x2;
+    r1 += x1 * y;
+    r2 += x2 * y;
+  }
+  double det = s11 * s22 - s12 * s12;
+  double a = (r1 * s22 - r2 * s12) / det, b = (s11 * r2 - s12 * r1) / det;
+  double rm = sqrt(-b);
+  *rho = pow(rm, 1.0 / m);
+  *theta = acos(a / (2.0 * rm)) / m;
+}
+
+/* Principal root of BDF-alpha applied to y' = i w y:
+ * (c0 - i w) z^2 + (c1 + i d1 w) z + c2 = 0. */
+static double complex bdf_root(double alpha, double dt, double w) {
+  rod_bdf_coeffs c = rod_bdf_alpha(alpha, dt);
+  double complex A = c.c0 - I * w, B = c.c1 + I * c.d1 * w, C = c.c2;
+  double complex d = csqrt(B * B - 4 * A * C);
+  double complex z1 = (-B + d) / (2 * A), z2 = (-B - d) / (2 * A);
+  return cabs(z1) > cabs(z2) ? z1 : z2;
+}
+
+/* ---- frequencies -------------------------------------------------------- */
+
+START_TEST(first_mode_matches_euler_bernoulli) {
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 30, 1e-3, 0.8);
+  sc.time.alpha = -0.5;
+  sc.space.nodes = nodes_for(&sc);
+  sc.tip.preload[2] = -1e-5; /* released at t = 0: tiny amplitude */
+  rod_recorder *r = simulate(&sc, true);
+  double *q = malloc(r->count * sizeof(double));
+  modal(r, 0, q);
+  double theta, rho;
+  prony(q, 5, r->count, eb_omega(&sc, 0) * sc.time.dt, &theta, &rho);
+  double w = theta / sc.time.dt, w_eb = eb_omega(&sc, 0);
+  /* the bar: 0.1% from Euler-Bernoulli */
+  ck_assert_msg(fabs(w / w_eb - 1) < 1e-3, "w %.9g vs EB %.9g", w, w_eb);
+  /* and the trapezoidal rule's own frequency shift, closely */
+  double w_disc = carg(bdf_root(-0.5, sc.time.dt, w_eb)) / sc.time.dt;
+  ck_assert_msg(fabs(w / w_disc - 1) < 2e-6, "w %.9g vs scheme %.9g", w,
+                w_disc);
+  ROD_ASSERT_NEAR(rho, 1.0, 1e-6); /* no damping: no decay */
+  free(q);
+  rod_recorder_free(r);
+}
+END_TEST
+
+START_TEST(second_and_third_modes_from_impulse) {
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 40, 2e-3, 0.4);
+  sc.time.alpha = -0.48;
+  sc.impulse.enabled = true;
+  sc.impulse.peak = 1e-3;
+  sc.impulse.duration = 4e-3;
+  sc.impulse.position = 0.05;
+  sc.space.nodes = nodes_for(&sc);
+  rod_recorder *r = simulate(&sc, true);
+  double *q = malloc(r->count * sizeof(double));
+  for (int n = 1; n <= 2; n++) {
+    modal(r, n, q);
+    double theta, rho;
+    double w_eb = eb_omega(&sc, n);
+    prony(q, 10, r->count, w_eb * sc.time.dt, &theta, &rho);
+    double complex z = bdf_root(sc.time.alpha, sc.time.dt, w_eb);
+    double w = theta / sc.time.dt, w_disc = carg(z) / sc.time.dt;
+    /* the scheme shifts these modes by percents at 2 ms: compare with its
+     * discrete frequency and decay, not with Euler-Bernoulli */
+    ck_assert_msg(fabs(w / w_eb - 1) > 5e-3, "mode %d not shifted", n + 1);
+    ck_assert_msg(fabs(w / w_disc - 1) < 2e-4, "mode %d: w %.8g vs %.8g",
+                  n + 1, w, w_disc);
+    ck_assert_msg(fabs(rho - cabs(z)) < 2e-4, "mode %d: decay %.8g vs %.8g",
+                  n + 1, rho, cabs(z));
+  }
+  free(q);
+  rod_recorder_free(r);
+}
+END_TEST
+
+/* Period error and numerical damping of BDF-alpha for alpha = -0.5, -0.48
+ * and 0 at a coarse step (w dt = 0.2). */
+START_TEST(bdf_alpha_period_and_damping) {
+  const double alphas[3] = {-0.5, -0.48, 0.0};
+  for (int k = 0; k < 3; k++) {
+    rod_scenario sc;
+    test_rod(&sc, 0.4, 30, 5e-3, 1.0);
+    sc.time.alpha = alphas[k];
+    sc.space.nodes = nodes_for(&sc);
+    sc.tip.preload[2] = -1e-5;
+    rod_recorder *r = simulate(&sc, true);
+    double *q = malloc(r->count * sizeof(double));
+    modal(r, 0, q);
+    double theta, rho;
+    prony(q, 8, r->count, eb_omega(&sc, 0) * sc.time.dt, &theta, &rho);
+    double complex z = bdf_root(alphas[k], sc.time.dt, eb_omega(&sc, 0));
+    ck_assert_msg(fabs(theta / carg(z) - 1) < 1e-5,
+                  "alpha %g: theta %.9g vs %.9g", alphas[k], theta, carg(z));
+    ck_assert_msg(fabs(rho - cabs(z)) < 1e-6, "alpha %g: rho %.9g vs %.9g",
+                  alphas[k], rho, cabs(z));
+    free(q);
+    rod_recorder_free(r);
+  }
+}
+END_TEST
+
+/* ---- energy ------------------------------------------------------------- */
+
+static double total_energy(const rod_recorder *r, int i) {
+  return r->kinetic[i] + r->elastic[i] + r->gravity[i];
+}
+
+START_TEST(energy_conserved_trapezoid) {
+  /* large-amplitude weight release, alpha = -0.5, no damping or drag */
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 40, 2e-3, 0.5);
+  sc.environment.gravity[2] = -9.81;
+  sc.tip.mass = 0.02;
+  sc.time.alpha = -0.5;
+  rod_recorder *r = simulate(&sc, false);
+  double e1 = total_energy(r, 1), emax = e1, emin = e1;
+  double scale = r->elastic[0]; /* energy released into motion */
+  for (int i = 1; i < r->count; i++) {
+    double e = total_energy(r, i);
+    emax = fmax(emax, e);
+    emin = fmin(emin, e);
+  }
+  ck_assert_msg((emax - emin) / scale < 1e-3,
+                "energy varies by %.3g of the elastic energy %.3g",
+                (emax - emin) / scale, scale);
+  rod_recorder_free(r);
+}
+END_TEST
+
+START_TEST(energy_never_rises_with_dissipation) {
+  const double alphas[2] = {-0.5, -0.48};
+  for (int k = 0; k < 2; k++) {
+    for (int which = 0; which < 2; which++) {
+      rod_scenario sc;
+      test_rod(&sc, 0.4, 30, 2e-3, 0.3);
+      sc.environment.gravity[2] = -9.81;
+      sc.tip.mass = 0.02;
+      sc.time.alpha = alphas[k];
+      if (which == 0)
+        sc.rod.drag = 0.01;
+      else
+        sc.rod.bending_damping = 1e-4;
+      rod_recorder *r = simulate(&sc, false);
+      double e0 = total_energy(r, 1);
+      for (int i = 2; i < r->count; i++) {
+        double rise = total_energy(r, i) - total_energy(r, i - 1);
+        ck_assert_msg(rise <= 1e-9 * fabs(e0),
+                      "alpha %g %s: energy rose by %.3g at t = %g", alphas[k],
+                      which ? "damping" : "drag", rise, r->t[i]);
+      }
+      rod_recorder_free(r);
+    }
+  }
+}
+END_TEST
+
+/* ---- rest states -------------------------------------------------------- */
+
+START_TEST(nothing_moves_without_release) {
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 30, 2e-3, 0.1);
+  sc.environment.gravity[2] = -9.81;
+  sc.time.alpha = -0.48;
+  /* The static state is a fixed point of the time-discrete scheme up to
+   * RK4's error (k h)^4 (see nodes_for): resolve k. */
+  sc.space.nodes = nodes_for(&sc);
+  rod_recorder *r = simulate(&sc, false);
+  for (int i = 1; i < r->count; i++) {
+    for (int c = 0; c < 3; c++)
+      ROD_ASSERT_NEAR(r->tip[3 * i + c], r->tip[c], 1e-12);
+    ck_assert(r->kinetic[i] < 1e-20);
+  }
+  rod_recorder_free(r);
+}
+END_TEST
+
+START_TEST(damping_settles_on_static_state) {
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 30, 5e-3, 2.0);
+  sc.environment.gravity[2] = -9.81;
+  sc.tip.mass = 0.01;
+  /* retardation 20 ms: mode 1 damping ratio ~0.4 */
+  sc.rod.bending_damping = 0.02 * bending_stiffness(&sc);
+  sc.space.nodes = nodes_for(&sc);
+  sc.output.every = 400;
+  rod_recorder *r = simulate(&sc, false);
+  rod_scenario rest = sc;
+  rest.tip.mass = 0.0;
+  rod_recorder *s = rod_recorder_alloc(&rest, false);
+  rod_sim_sink sink = rod_recorder_sink(s);
+  rod_sim_result res;
+  rod_error err;
+  ck_assert_int_eq(rod_sim_run(&rest, &sink, true, &res, &err), ROD_OK);
+  int last = r->count - 1;
+  for (int c = 0; c < 3; c++)
+    ROD_ASSERT_NEAR(r->tip[3 * last + c], s->tip[c], 1e-9);
+  rod_recorder_free(r);
+  rod_recorder_free(s);
+}
+END_TEST
+
+START_TEST(stiff_cosserat_follows_kirchhoff) {
+  rod_scenario k;
+  test_rod(&k, 0.4, 30, 2e-3, 0.1);
+  k.environment.gravity[2] = -9.81;
+  k.tip.mass = 0.02;
+  rod_scenario c = k;
+  c.rod.model = ROD_MODEL_COSSERAT;
+  c.rod.has_bending_stiffness = true;
+  c.rod.bending_stiffness = bending_stiffness(&k);
+  c.rod.youngs_modulus = 1e17; /* EA, GA ~ 1e11 N */
+  c.rod.shear_modulus = 1e17;
+  rod_recorder *rk = simulate(&k, false), *rc = simulate(&c, false);
+  ck_assert_int_eq(rk->count, rc->count);
+  for (int i = 0; i < rk->count; i++)
+    for (int j = 0; j < 3; j++)
+      ROD_ASSERT_NEAR(rc->tip[3 * i + j], rk->tip[3 * i + j], 1e-8);
+  rod_recorder_free(rk);
+  rod_recorder_free(rc);
+}
+END_TEST
+
+/* ---- orders of convergence --------------------------------------------- */
+
+/* Tip z at time T after releasing a tip mass, for a stiffer, shorter rod
+ * whose shooting problems stay well conditioned at small steps. */
+static double release_tip(double dt, double T, rod_startup_kind startup,
+                          int nodes, rod_space_kind integ,
+                          rod_history_kind hist) {
+  rod_scenario sc;
+  test_rod(&sc, 0.3, nodes, dt, T);
+  sc.rod.diameter = 3e-3;
+  sc.environment.gravity[2] = -9.81;
+  sc.tip.mass = 0.1;
+  sc.time.startup = startup;
+  sc.space.integrator = integ;
+  sc.space.history = hist;
+  sc.solver.tolerance = 1e-13;
+  sc.output.every = 1000000;
+  rod_recorder *r = simulate(&sc, false);
+  double z = r->tip[3 * (r->count - 1) + 2];
+  rod_recorder_free(r);
+  return z;
+}
+
+/* order from three results at h, h/2, h/4 */
+static double order3(double a, double b, double c) {
+  return log(fabs(a - b) / fabs(b - c)) / log(2.0);
+}
+
+START_TEST(second_order_in_time_after_release) {
+  const double T = 0.032;
+  double z[3];
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(4e-3 / (1 << i), T, ROD_STARTUP_EULER, 20,
+                       ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
+  double p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 2.0) < 0.25, "order %.3f with a backward-Euler start",
+                p);
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(4e-3 / (1 << i), T, ROD_STARTUP_PAPER, 20,
+                       ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
+  p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 1.0) < 0.25, "order %.3f with the paper's start", p);
+}
+END_TEST
+
+START_TEST(space_orders) {
+  const double T = 0.01, dt = 2e-3;
+  double z[3];
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(dt, T, ROD_STARTUP_EULER, 8 * (1 << i) + 1,
+                       ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
+  double p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 4.0) < 0.4, "RK4 + Hermite history: order %.3f", p);
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(dt, T, ROD_STARTUP_EULER, 8 * (1 << i) + 1,
+                       ROD_SPACE_RK4, ROD_HISTORY_LINEAR);
+  p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 2.0) < 0.4, "RK4 + linear history: order %.3f", p);
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(dt, T, ROD_STARTUP_EULER, 40 * (1 << i) + 1,
+                       ROD_SPACE_EULER, ROD_HISTORY_HERMITE);
+  p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 1.0) < 0.2, "Euler: order %.3f", p);
+}
+END_TEST
+
+static Suite *dynamics_suite(void) {
+  Suite *s = suite_create("dynamics");
+  TCase *f = tcase_create("frequencies");
+  tcase_set_timeout(f, 60);
+  tcase_add_test(f, first_mode_matches_euler_bernoulli);
+  tcase_add_test(f, second_and_third_modes_from_impulse);
+  tcase_add_test(f, bdf_alpha_period_and_damping);
+  suite_add_tcase(s, f);
+  TCase *e = tcase_create("energy");
+  tcase_set_timeout(e, 60);
+  tcase_add_test(e, energy_conserved_trapezoid);
+  tcase_add_test(e, energy_never_rises_with_dissipation);
+  suite_add_tcase(s, e);
+  TCase *r = tcase_create("rest");
+  tcase_set_timeout(r, 60);
+  tcase_add_test(r, nothing_moves_without_release);
+  tcase_add_test(r, damping_settles_on_static_state);
+  tcase_add_test(r, stiff_cosserat_follows_kirchhoff);
+  suite_add_tcase(s, r);
+  TCase *o = tcase_create("orders");
+  tcase_set_timeout(o, 60);
+  tcase_add_test(o, second_order_in_time_after_release);
+  tcase_add_test(o, space_orders);
+  suite_add_tcase(s, o);
+  return s;
+}
+
+ROD_TEST_MAIN(dynamics_suite)
