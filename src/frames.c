@@ -55,11 +55,26 @@ static uint64_t next_random(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
-/* A standard normal deviate by Box-Muller; u1 in (0, 1] keeps log finite. */
-static double next_gaussian(uint64_t *state) {
-  double u1 = ((next_random(state) >> 11) + 1) * 0x1.0p-53;
-  double u2 = (next_random(state) >> 11) * 0x1.0p-53;
-  return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+/* Standard normal deviates by Box-Muller, both of each pair used: the
+ * noise is most of the cost of drawing a frame. */
+typedef struct {
+  uint64_t state;
+  double spare;
+  bool has_spare;
+} gaussian_source;
+
+static double next_gaussian(gaussian_source *g) {
+  if (g->has_spare) {
+    g->has_spare = false;
+    return g->spare;
+  }
+  /* u1 in (0, 1] keeps the logarithm finite */
+  double u1 = ((next_random(&g->state) >> 11) + 1) * 0x1.0p-53;
+  double u2 = (next_random(&g->state) >> 11) * 0x1.0p-53;
+  double r = sqrt(-2.0 * log(u1)), a = 2.0 * M_PI * u2;
+  g->spare = r * sin(a);
+  g->has_spare = true;
+  return r * cos(a);
 }
 
 /* Rod coverage of a pixel whose centre is at distance d from the
@@ -97,12 +112,12 @@ int rod_frame_draw(rod_image *img, const rod_frame_style *s,
                         &b[1]);
     stroke_segment(img, a, b, reach);
   }
-  uint64_t state = s->seed;
+  gaussian_source noise = {.state = s->seed};
   for (size_t p = 0; p < npix; p++) {
     double v =
         s->background + (s->rod - s->background) * coverage(img->lum[p], s);
     if (s->noise > 0)
-      v += s->noise * next_gaussian(&state);
+      v += s->noise * next_gaussian(&noise);
     img->lum[p] = (float)v;
   }
   return ROD_OK;
