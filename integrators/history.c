@@ -48,8 +48,13 @@ void rod_history_rest(rod_history *h, const double *val, const double *der) {
   size_t bytes = h->size * sizeof(double);
   memcpy(h->val1, val, bytes);
   memcpy(h->val2, val, bytes);
-  memcpy(h->der1, der, bytes);
-  memcpy(h->der2, der, bytes);
+  if (der) {
+    memcpy(h->der1, der, bytes);
+    memcpy(h->der2, der, bytes);
+  } else {
+    memset(h->der1, 0, bytes);
+    memset(h->der2, 0, bytes);
+  }
   memset(h->rate, 0, bytes);
   memset(h->rate_der, 0, bytes);
 }
@@ -77,6 +82,12 @@ void rod_history_terms(const rod_history *h, const rod_bdf_coeffs *c,
   }
 }
 
+void rod_history_point_terms(const rod_history *h, const rod_bdf_coeffs *c,
+                             double *H) {
+  for (size_t i = 0; i < h->size; i++)
+    H[i] = c->c1 * h->val1[i] + c->c2 * h->val2[i] + c->d1 * h->rate[i];
+}
+
 void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
                       const double *val, const double *der,
                       const double *H_ends, const double *Hs_ends) {
@@ -89,9 +100,13 @@ void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
   h->der1 = t;
   for (size_t i = 0; i < h->size; i++) {
     h->val1[i] = val[i];
-    h->der1[i] = der[i];
     h->rate[i] = c->c0 * val[i] + H_ends[i];
-    h->rate_der[i] = c->c0 * der[i] + Hs_ends[i];
+  }
+  if (der && Hs_ends) {
+    for (size_t i = 0; i < h->size; i++) {
+      h->der1[i] = der[i];
+      h->rate_der[i] = c->c0 * der[i] + Hs_ends[i];
+    }
   }
 }
 

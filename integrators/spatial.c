@@ -9,7 +9,7 @@ static int euler_step(rod_ode_fn f, int j, double h, int n, int nq, double *y,
                       double *dyds_start, double *work, void *user) {
   (void)nq;
   double *k = dyds_start ? dyds_start : work;
-  int st = f(j, ROD_AT_START, y, k, user);
+  int st = f(j, 0, y, k, user);
   if (st)
     return st;
   for (int i = 0; i < n; i++)
@@ -26,19 +26,19 @@ static int rk4_step(rod_ode_fn f, int j, double h, int n, int nq, double *y,
   double *yt = work + 4 * n;
   int ns = n - nq; /* components that stages need */
   int st;
-  if ((st = f(j, ROD_AT_START, y, k1, user)))
+  if ((st = f(j, 0, y, k1, user)))
     return st;
   for (int i = 0; i < ns; i++)
     yt[i] = y[i] + 0.5 * h * k1[i];
-  if ((st = f(j, ROD_AT_MID, yt, k2, user)))
+  if ((st = f(j, 1, yt, k2, user)))
     return st;
   for (int i = 0; i < ns; i++)
     yt[i] = y[i] + 0.5 * h * k2[i];
-  if ((st = f(j, ROD_AT_MID, yt, k3, user)))
+  if ((st = f(j, 2, yt, k3, user)))
     return st;
   for (int i = 0; i < ns; i++)
     yt[i] = y[i] + h * k3[i];
-  if ((st = f(j, ROD_AT_END, yt, k4, user)))
+  if ((st = f(j, 3, yt, k4, user)))
     return st;
   const double h6 = h / 6.0;
   for (int i = 0; i < n; i++)
@@ -48,9 +48,12 @@ static int rk4_step(rod_ode_fn f, int j, double h, int n, int nq, double *y,
   return 0;
 }
 
-const rod_spatial_type rod_spatial_euler = {"euler", 1, 1, euler_step,
-                                            euler_work};
-const rod_spatial_type rod_spatial_rk4 = {"rk4", 4, 4, rk4_step, rk4_work};
+static const double euler_c[1] = {0.0};
+static const double rk4_c[4] = {0.0, 0.5, 0.5, 1.0};
+const rod_spatial_type rod_spatial_euler = {"euler", 1,          1,
+                                            euler_c, euler_step, euler_work};
+const rod_spatial_type rod_spatial_rk4 = {"rk4", 4,        4,
+                                          rk4_c, rk4_step, rk4_work};
 
 int rod_spatial_integrate(const rod_spatial_type *type, rod_ode_fn f,
                           const double *s, int npts, int n, int nq, double *y,

@@ -16,11 +16,15 @@
 #include "rod/spatial.h"
 #include "rod_rhs.h"
 
-/* Per-node record: the 16 states and the position. */
-enum { KR_NODE = ROD_NY + ROD_NP };
+/* Per-node record: the 16 states and the quadratures (position, energy). */
+enum { KR_NODE = ROD_NY + ROD_NQ };
 
-/* History quantities per interval end: q (3), u (3), v (3). */
+/* History quantities per point: q (3), u (3), v (3). */
 enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HW = 9 };
+
+/* Evaluation points per interval: the stages of RK4 (Euler uses the
+ * first). */
+enum { KR_STAGES = ROD_MAX_STAGES };
 
 typedef struct {
   double kinetic, elastic, gravity; /* J */
@@ -35,7 +39,7 @@ typedef struct rod_kirchhoff {
   int jump_node; /* grid node of the impulse's point force, -1 if none */
   double impulse_dir[3];
   const rod_spatial_type *integ;
-  bool hermite;
+  rod_history_kind history_kind;
 
   double force_scale;  /* N: EI / L^2 */
   double moment_scale; /* N m: EI / L */
@@ -44,14 +48,21 @@ typedef struct rod_kirchhoff {
   rod_bdf_coeffs coeffs;
   bool dynamic; /* false: statics (c0 = 0, no history) */
   rod_rhs_const rc;
-  rod_hist_point *hp; /* 3 per interval: start, middle, end */
+  rod_hist_point *hp; /* KR_STAGES per interval */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
-  double jump_force[3];               /* N: n jumps by -F at jump_node */
-
-  /* History and its terms for the current coefficients. */
+  double jump_force[3];
+      /* N: n jumps by -F at jump_node */ /* History and its terms for the
+                                           * current coefficients. Node history
+                                           * (hermite, linear): records at both
+                                           * ends of every interval, midpoints
+                                           * interpolated. Stage history:
+                                           * records at every stage point. */
   rod_history *hist;
   double *H_ends, *Hs_ends, *H_mid;
+  rod_history *stage_hist;
+  double *H_stage;   /* KR_STAGES x intervals x KR_HW */
+  double *stage_val; /* stage records of the last sweep (same layout) */
 
   /* Sweeps. */
   int nk;         /* tangent directions carried by the current sweep */
@@ -94,7 +105,9 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
 
-/* kirchhoff_post.c: derived quantities, history records and energies */
+/* kirchhoff_post.c: energies and history records of a converged step */
 void kr_postprocess(rod_kirchhoff *k);
+void kr_push_history(rod_kirchhoff *k);
+void kr_rest_history(rod_kirchhoff *k);
 
 #endif

@@ -17,6 +17,9 @@ static void destroy(void *self) {
   free(k->sol_prev[0]);
   free(k->sol_prev[1]);
   rod_history_free(k->hist);
+  rod_history_free(k->stage_hist);
+  free(k->H_stage);
+  free(k->stage_val);
   free(k->s);
   free(k->len);
   free(k->hp);
@@ -101,6 +104,39 @@ static void set_state_scale(rod_kirchhoff *k) {
   }
 }
 
+/* Largest k h of the run: the time-discrete rod varies along s on the
+ * length 1/k, k^4 = rhoA c0^2 / EI (DESIGN.md section 3), and RK4 on an
+ * interval h errs like (k h)^4. */
+static double max_kh(const rod_kirchhoff *k) {
+  const rod_scenario *sc = &k->sc;
+  double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
+  double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
+  c0 = c0 > c0_be ? c0 : c0_be;
+  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  double h = 0;
+  for (int j = 0; j < k->intervals; j++)
+    h = k->len[j] > h ? k->len[j] : h;
+  return kk * h;
+}
+
+/* History between grid nodes for RK4 (space.history = auto): a record per
+ * stage makes rest states exact fixed points and removes the (k h)^4 error
+ * of interpolated node records (frequency errors 1e-7 instead of 1e-5 at
+ * k h = 0.1), but its spurious (-1)^i rate mode is neutral under the
+ * trapezoidal rule and grows once k h exceeds about 0.4 even with
+ * alpha = -0.48 (measured; validation/history_study.py). So: stage records
+ * where they are safe, cubic Hermite interpolation otherwise. */
+static rod_history_kind choose_history(const rod_kirchhoff *k) {
+  const rod_scenario *sc = &k->sc;
+  if (sc->space.history != ROD_HISTORY_AUTO)
+    return sc->space.history;
+  if (sc->space.integrator == ROD_SPACE_EULER)
+    return ROD_HISTORY_STAGE; /* Euler's only stage is the node */
+  if (sc->time.alpha > -0.5 + 1e-9 && max_kh(k) <= 0.3)
+    return ROD_HISTORY_STAGE;
+  return ROD_HISTORY_HERMITE;
+}
+
 static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_kirchhoff *k = calloc(1, sizeof *k);
   if (!k)
@@ -109,7 +145,6 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_model_init(&k->model, sc);
   k->integ = sc->space.integrator == ROD_SPACE_EULER ? &rod_spatial_euler
                                                      : &rod_spatial_rk4;
-  k->hermite = sc->space.history == ROD_HISTORY_HERMITE;
   double EI = k->model.K[0], L = k->model.length;
   k->force_scale = EI / (L * L);
   k->moment_scale = EI / L;
@@ -118,10 +153,13 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     destroy(k);
     return rod_error_set(err, st, sc->source, "", "out of memory");
   }
+  k->history_kind = choose_history(k);
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
   /* a sweep carries at most ROD_NY tangents (modified shooting) */
-  const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NP;
-  k->hp = calloc(3 * I, sizeof *k->hp);
+  const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NQ;
+  k->hp = calloc(KR_STAGES * I, sizeof *k->hp);
+  k->H_stage = calloc(KR_STAGES * I * KR_HW, sizeof(double));
+  k->stage_val = calloc(KR_STAGES * I * KR_HW, sizeof(double));
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->Hs_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->H_mid = calloc(I * KR_HW, sizeof(double));
@@ -137,6 +175,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->out_n = calloc(N * 3, sizeof(double));
   k->out_m = calloc(N * 3, sizeof(double));
   k->hist = rod_history_alloc(k->intervals, KR_HW);
+  /* KR_STAGES points per interval = two pseudo-intervals of two ends */
+  k->stage_hist = rod_history_alloc(2 * k->intervals, KR_HW);
   kr_bvp_init(k);
   k->shoot = rod_shooting_alloc(&k->bvp);
   set_state_scale(k);
@@ -149,7 +189,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
       !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
       !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
-      !k->shoot) {
+      !k->stage_hist || !k->H_stage || !k->stage_val || !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -238,7 +278,7 @@ static int solve_static(void *self, rod_step_stats *st) {
   if (status != ROD_OK)
     return status;
   kr_postprocess(k);
-  rod_history_rest(k->hist, k->rec_val, k->rec_der);
+  kr_rest_history(k);
   accept(k, x);
   memcpy(k->x_prev[0], x, sizeof k->x);
   k->n_prev = 1;
@@ -369,7 +409,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   k->modified_on =
       st->method != ROD_METHOD_SIMPLE && rod_mshoot_node_count(k->mshoot) > 0;
   kr_postprocess(k);
-  rod_history_push(k->hist, &c, k->rec_val, k->rec_der, k->H_ends, k->Hs_ends);
+  kr_push_history(k);
   if (first) { /* the static state is not on the dynamic trajectory */
     k->n_prev = 0;
     k->n_sol = 0;
@@ -399,7 +439,7 @@ static int sample(void *self, rod_sample *out) {
     double sgn = y[ROD_Y_H] < 0 ? -1.0 : 1.0; /* w >= 0 */
     for (int i = 0; i < 4; i++)
       k->out_quat[4 * j + i] = sgn * hn * y[ROD_Y_H + i];
-    v3_copy(k->out_pos + 3 * j, y + ROD_NY);
+    v3_copy(k->out_pos + 3 * j, y + ROD_NY + ROD_Q_P);
     m3_mul_v(k->out_vel + 3 * j, R, y + ROD_Y_Q);
     v3_copy(k->out_n + 3 * j, y + ROD_Y_N);
     v3_copy(k->out_m + 3 * j, y + ROD_Y_M);

@@ -7,14 +7,26 @@
 #include "kirchhoff.h"
 #include "rod/loads.h"
 
+/* History data of one evaluation point from its history term H. */
+static void fill_point(rod_hist_point *hp, const double *H, const rod_model *m,
+                       double fac) {
+  const double tau = m->retardation, e3[3] = {0, 0, 1};
+  for (int i = 0; i < 3; i++) {
+    hp->Q[i] = H[KR_HQ + i];
+    hp->U[i] = H[KR_HU + i];
+    hp->V[i] = H[KR_HV + i];
+    hp->au[i] = (m->precurvature[i] - tau * hp->U[i]) / fac;
+    hp->av[i] = (e3[i] - tau * hp->V[i]) / fac;
+  }
+}
+
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic) {
   const rod_model *m = &k->model;
   k->coeffs = *c;
   k->dynamic = dynamic;
   const double c0 = dynamic ? c->c0 : 0.0;
-  const double tau = m->retardation;
-  const double fac = 1.0 + c0 * tau; /* K + c0 B = K (1 + c0 tau) */
+  const double fac = 1.0 + c0 * m->retardation; /* K + c0 B = K fac */
   rod_rhs_const *rc = &k->rc;
   rc->c0 = c0;
   rc->rho_area = m->rho_area;
@@ -24,32 +36,40 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
     rc->ki[i] = 1.0 / (m->K[i] * fac);
     rc->kse[i] = 1.0 / (m->Kse[i] * fac);
     rc->bn[i] = -m->rho_area * m->gravity[i];
+    rc->K[i] = m->K[i];
+    rc->Kse[i] = m->Kse[i];
+    rc->ustar[i] = m->precurvature[i];
+    rc->gravity[i] = m->gravity[i];
   }
-  const size_t ends = 2 * (size_t)k->intervals * KR_HW;
+  const size_t I = (size_t)k->intervals;
+  if (k->history_kind == ROD_HISTORY_STAGE) {
+    if (dynamic)
+      rod_history_point_terms(k->stage_hist, c, k->H_stage);
+    else
+      memset(k->H_stage, 0, KR_STAGES * I * KR_HW * sizeof(double));
+    for (size_t p = 0; p < KR_STAGES * I; p++)
+      fill_point(&k->hp[p], k->H_stage + p * KR_HW, m, fac);
+    return;
+  }
   if (dynamic) {
-    rod_history_terms(k->hist, c, k->len, k->hermite, k->H_ends, k->Hs_ends,
-                      k->H_mid);
+    rod_history_terms(k->hist, c, k->len,
+                      k->history_kind == ROD_HISTORY_HERMITE, k->H_ends,
+                      k->Hs_ends, k->H_mid);
   } else {
-    memset(k->H_ends, 0, ends * sizeof(double));
-    memset(k->Hs_ends, 0, ends * sizeof(double));
-    memset(k->H_mid, 0, (size_t)k->intervals * KR_HW * sizeof(double));
+    memset(k->H_ends, 0, 2 * I * KR_HW * sizeof(double));
+    memset(k->Hs_ends, 0, 2 * I * KR_HW * sizeof(double));
+    memset(k->H_mid, 0, I * KR_HW * sizeof(double));
   }
-  const double e3[3] = {0, 0, 1};
-  for (int j = 0; j < k->intervals; j++) {
-    const double *src[3] = {k->H_ends + (size_t)(2 * j) * KR_HW,
-                            k->H_mid + (size_t)j * KR_HW,
-                            k->H_ends + (size_t)(2 * j + 1) * KR_HW};
-    for (int at = 0; at < 3; at++) {
-      rod_hist_point *hp = &k->hp[3 * j + at];
-      const double *H = src[at];
-      for (int i = 0; i < 3; i++) {
-        hp->Q[i] = H[KR_HQ + i];
-        hp->U[i] = H[KR_HU + i];
-        hp->V[i] = H[KR_HV + i];
-        hp->au[i] = (m->precurvature[i] - tau * hp->U[i]) / fac;
-        hp->av[i] = (e3[i] - tau * hp->V[i]) / fac;
-      }
-    }
+  /* RK4's stages: the start, the middle twice, the end */
+  for (size_t j = 0; j < I; j++) {
+    const double *start = k->H_ends + 2 * j * KR_HW;
+    const double *mid = k->H_mid + j * KR_HW;
+    const double *end = start + KR_HW;
+    rod_hist_point *hp = &k->hp[KR_STAGES * j];
+    fill_point(&hp[0], start, m, fac);
+    fill_point(&hp[1], mid, m, fac);
+    hp[2] = hp[1];
+    fill_point(&hp[3], end, m, fac);
   }
 }
 

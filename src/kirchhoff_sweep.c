@@ -7,49 +7,58 @@
 #include "kirchhoff.h"
 
 /* Right-hand side of the sweep's augmented state
- * [y (16), dy_1 (16) .. dy_nk (16), p (3)]. */
-static int sweep_rhs(int j, rod_point at, const double *y, double *f,
-                     void *user) {
-  const rod_kirchhoff *k = user;
-  const rod_hist_point *hp = &k->hp[3 * j + at];
+ * [y (16), dy_1 (16) .. dy_nk (16), quadratures (ROD_NQ)]. In stage-history
+ * mode it also records q, u, v at the stage for the next steps' history. */
+static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
+  rod_kirchhoff *k = user;
+  const size_t point = (size_t)KR_STAGES * j + stage;
   rod_rhs_work wk;
-  rod_rhs_eval(&k->rc, hp, y, f, &wk);
+  rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
   for (int d = 1; d <= k->nk; d++)
     rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
-  double *fp = f + ROD_NY * (1 + k->nk);
-  v3_copy(fp, wk.ps);
+  double s = k->s[j] + k->integ->c[stage] * k->len[j];
+  rod_rhs_quadratures(&k->rc, y, &wk, s, f + ROD_NY * (1 + k->nk));
+  if (k->history_kind == ROD_HISTORY_STAGE) {
+    double *rec = k->stage_val + point * KR_HW;
+    v3_copy(rec + KR_HQ, y + ROD_Y_Q);
+    v3_copy(rec + KR_HU, wk.u);
+    v3_copy(rec + KR_HV, wk.v);
+  }
   return 0;
 }
 
 static void store_node(rod_kirchhoff *k, int node, const double *ybuf) {
   double *rec = k->node_y + (size_t)node * KR_NODE;
   memcpy(rec, ybuf, ROD_NY * sizeof(double));
-  v3_copy(rec + ROD_NY, ybuf + ROD_NY * (1 + k->nk));
+  memcpy(rec + ROD_NY, ybuf + ROD_NY * (1 + k->nk), ROD_NQ * sizeof(double));
 }
 
 static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
   rod_kirchhoff *k = user;
   k->nk = nk;
   double *yb = k->ybuf;
-  const int n = ROD_NY * (1 + nk) + ROD_NP;
+  const int n = ROD_NY * (1 + nk) + ROD_NQ;
   memcpy(yb, y, ROD_NY * sizeof(double));
   if (nk)
     memcpy(yb + ROD_NY, dy, (size_t)(ROD_NY * nk) * sizeof(double));
-  double *p = yb + ROD_NY * (1 + nk);
-  if (a == 0)
-    v3_copy(p, k->model.base_position);
-  else /* position is a quadrature: continue from the stored node */
-    v3_copy(p, k->node_y + (size_t)a * KR_NODE + ROD_NY);
+  double *quad = yb + ROD_NY * (1 + nk);
+  if (a == 0) {
+    memset(quad, 0, ROD_NQ * sizeof(double));
+    v3_copy(quad + ROD_Q_P, k->model.base_position);
+  } else { /* quadratures continue from the stored node */
+    memcpy(quad, k->node_y + (size_t)a * KR_NODE + ROD_NY,
+           ROD_NQ * sizeof(double));
+  }
   store_node(k, a, yb);
   for (int j = a; j < b; j++) {
-    int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NP, yb, NULL,
+    int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NQ, yb, NULL,
                             k->work, k);
     if (st)
       return st;
     if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
       /* point force: n(s+) = n(s-) - F (seed 002 III.B) */
       memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
-      v3_copy(k->jump_left + ROD_NY, p);
+      memcpy(k->jump_left + ROD_NY, quad, ROD_NQ * sizeof(double));
       v3_axpy(yb + ROD_Y_N, -1.0, k->jump_force);
     }
     store_node(k, j + 1, yb);

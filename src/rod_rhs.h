@@ -2,9 +2,10 @@
  * of DESIGN.md section 3) and its tangent (variational) equations.
  *
  * State y (16): quaternion h (4), internal force n (3, world, N), internal
- * moment m (3, world, N m), velocity q (3, local, m/s), angular velocity w
- * (3, local, 1/s). Position p (3, world, m) follows as a quadrature
- * p_s = R v and is carried after the states (rod/spatial.h).
+ * moment m (3, world, N m), velocity q (3, local, m/s), angular velocity w *
+ * (3, local, 1/s). Quadratures follow the states (rod/spatial.h): the position
+ * p (3, world, m) from p_s = R v, the kinetic and elastic energies (J), and int
+ * s g.p_s ds, from which the gravity energy follows by parts.
  *
  * With the history of the BDF-alpha formula folded into per-point data
  * (u_t = c0 u + U, q_t = c0 q + Q, v_t = c0 v + V):
@@ -29,8 +30,16 @@ enum {
   ROD_Y_M = 7,
   ROD_Y_Q = 10,
   ROD_Y_W = 13,
-  ROD_NY = 16, /* integrated states */
-  ROD_NP = 3   /* position quadrature */
+  ROD_NY = 16 /* integrated states */
+};
+
+/* Quadratures carried after the states. */
+enum {
+  ROD_Q_P = 0,   /* position p (3), m */
+  ROD_Q_KIN = 3, /* int 1/2 rhoA q.q ds, J */
+  ROD_Q_EL = 4,  /* int 1/2 (u-u*).K(u-u*) (+ 1/2 (v-e3).Kse(v-e3)) ds, J */
+  ROD_Q_GS = 5,  /* int s g.p_s ds, m^3/s^2 */
+  ROD_NQ = 6
 };
 
 /* Constants of one step (one attempt's c0). */
@@ -42,6 +51,11 @@ typedef struct {
   double kse[3];   /* 1/N: 1 / (Kse (1 + c0 tau)) */
   double bn[3];    /* N/m, world: -rhoA g - fbar */
   int cosserat;
+  /* for the energy quadratures */
+  double K[3];       /* N m^2 */
+  double Kse[3];     /* N */
+  double ustar[3];   /* 1/m */
+  double gravity[3]; /* m/s^2 */
 } rod_rhs_const;
 
 /* History data at one evaluation point (grid node or half-way). */
@@ -106,6 +120,28 @@ static inline void rod_rhs_eval(const rod_rhs_const *c,
   v3_cross(f + ROD_Y_M, n, ps); /* m_s = -p_s x n */
   for (int i = 0; i < 3; i++)
     f[ROD_Y_W + i] = c->c0 * u[i] + hp->U[i] - uxw[i];
+}
+
+/* Derivatives of the quadratures at arclength s (m), from the values of
+ * rod_rhs_eval at the same y. */
+static inline void rod_rhs_quadratures(const rod_rhs_const *c, const double *y,
+                                       const rod_rhs_work *wk, double s,
+                                       double *fq) {
+  const double *q = y + ROD_Y_Q;
+  v3_copy(fq + ROD_Q_P, wk->ps);
+  fq[ROD_Q_KIN] = 0.5 * c->rho_area * v3_dot(q, q);
+  double e = 0;
+  for (int i = 0; i < 3; i++) {
+    double du = wk->u[i] - c->ustar[i];
+    e += c->K[i] * du * du;
+  }
+  if (c->cosserat)
+    for (int i = 0; i < 3; i++) {
+      double dv = wk->v[i] - (i == 2 ? 1.0 : 0.0);
+      e += c->Kse[i] * dv * dv;
+    }
+  fq[ROD_Q_EL] = 0.5 * e;
+  fq[ROD_Q_GS] = s * v3_dot(c->gravity, wk->ps);
 }
 
 /* Directional derivative of the right-hand side: df = (df/dy) dy, using the

@@ -47,7 +47,8 @@ typedef struct {
 static const char *const model_names[] = {"kirchhoff", "cosserat", NULL};
 static const char *const backend_names[] = {"kirchhoff", "rfem", NULL};
 static const char *const space_names[] = {"euler", "rk4", NULL};
-static const char *const history_names[] = {"hermite", "linear", NULL};
+static const char *const history_names[] = {"auto", "hermite", "linear",
+                                            "stage", NULL};
 static const char *const startup_names[] = {"euler", "paper", NULL};
 static const char *const layout_names[] = {"centered", "uniform", NULL};
 static const char *const rfem_int_names[] = {"genalpha", "rk45", "rk4", NULL};
@@ -101,7 +102,7 @@ static const key_def keys[] = {
     E("time", "startup", time.startup, "euler", startup_names),
     I("space", "nodes", space.nodes, "100", 2, 10000000),
     E("space", "integrator", space.integrator, "rk4", space_names),
-    E("space", "history", space.history, "hermite", history_names),
+    E("space", "history", space.history, "auto", history_names),
     E("solver", "backend", solver.backend, "kirchhoff", backend_names),
     D("solver", "tolerance", solver.tolerance, "1e-8", RANGE_POSITIVE, 0, 0),
     I("solver", "max_iterations", solver.max_iterations, "500", 1, 1000000000),

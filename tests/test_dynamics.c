@@ -192,8 +192,8 @@ START_TEST(second_and_third_modes_from_impulse) {
     /* the scheme shifts these modes by percents at 2 ms: compare with its
      * discrete frequency and decay, not with Euler-Bernoulli */
     ck_assert_msg(fabs(w / w_eb - 1) > 5e-3, "mode %d not shifted", n + 1);
-    ck_assert_msg(fabs(w / w_disc - 1) < 2e-4, "mode %d: w %.8g vs %.8g",
-                  n + 1, w, w_disc);
+    ck_assert_msg(fabs(w / w_disc - 1) < 2e-4, "mode %d: w %.8g vs %.8g", n + 1,
+                  w, w_disc);
     ck_assert_msg(fabs(rho - cabs(z)) < 2e-4, "mode %d: decay %.8g vs %.8g",
                   n + 1, rho, cabs(z));
   }
@@ -293,6 +293,7 @@ START_TEST(nothing_moves_without_release) {
   /* The static state is a fixed point of the time-discrete scheme up to
    * RK4's error (k h)^4 (see nodes_for): resolve k. */
   sc.space.nodes = nodes_for(&sc);
+  sc.solver.tolerance = 1e-13;
   rod_recorder *r = simulate(&sc, false);
   for (int i = 1; i < r->count; i++) {
     for (int c = 0; c < 3; c++)
@@ -351,8 +352,8 @@ END_TEST
 
 /* ---- orders of convergence --------------------------------------------- */
 
-/* Tip z at time T after releasing a tip mass, for a stiffer, shorter rod
- * whose shooting problems stay well conditioned at small steps. */
+/* Tip z at time T after releasing a tip mass, for a stiffer, shorter rod;
+ * for the orders in space. */
 static double release_tip(double dt, double T, rod_startup_kind startup,
                           int nodes, rod_space_kind integ,
                           rod_history_kind hist) {
@@ -377,20 +378,50 @@ static double order3(double a, double b, double c) {
   return log(fabs(a - b) / fabs(b - c)) / log(2.0);
 }
 
+/* Mode-1 coordinate after a small tip preload is released, at the times of
+ * a run with step 2 ms (every `stride`-th sample). A point load's static
+ * shape holds every mode, and the modes with w dt near 1 converge slowly
+ * (their phase error grows like (w dt)^2 w t), so the order in time is
+ * measured on the mode-1 coordinate, which the projection separates from
+ * the others, in the maximum norm over the run. */
+static void release_mode1(int level, double T, rod_startup_kind startup,
+                          double *out, int nout) {
+  rod_scenario sc;
+  test_rod(&sc, 0.4, 100, 2e-3 / (1 << level), T);
+  sc.tip.preload[2] = -1e-5;
+  sc.time.startup = startup;
+  sc.space.history = ROD_HISTORY_STAGE;
+  sc.solver.tolerance = 1e-12;
+  rod_recorder *r = simulate(&sc, true);
+  double *q = malloc(r->count * sizeof(double));
+  modal(r, 0, q);
+  for (int i = 0; i < nout; i++)
+    out[i] = q[i << level];
+  free(q);
+  rod_recorder_free(r);
+}
+
+static double time_order(rod_startup_kind startup) {
+  const double T = 0.32;
+  enum { n = 161 };
+  double q[3][n];
+  for (int level = 0; level < 3; level++)
+    release_mode1(level, T, startup, q[level], n);
+  double d1 = 0, d2 = 0;
+  for (int i = 0; i < n; i++) {
+    d1 = fmax(d1, fabs(q[0][i] - q[1][i]));
+    d2 = fmax(d2, fabs(q[1][i] - q[2][i]));
+  }
+  return log(d1 / d2) / log(2.0);
+}
+
 START_TEST(second_order_in_time_after_release) {
-  const double T = 0.032;
-  double z[3];
-  for (int i = 0; i < 3; i++)
-    z[i] = release_tip(4e-3 / (1 << i), T, ROD_STARTUP_EULER, 20,
-                       ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
-  double p = order3(z[0], z[1], z[2]);
-  ck_assert_msg(fabs(p - 2.0) < 0.25, "order %.3f with a backward-Euler start",
+  double p = time_order(ROD_STARTUP_EULER);
+  ck_assert_msg(fabs(p - 2.0) < 0.05, "order %.3f with a backward-Euler start",
                 p);
-  for (int i = 0; i < 3; i++)
-    z[i] = release_tip(4e-3 / (1 << i), T, ROD_STARTUP_PAPER, 20,
-                       ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
-  p = order3(z[0], z[1], z[2]);
-  ck_assert_msg(fabs(p - 1.0) < 0.25, "order %.3f with the paper's start", p);
+  p = time_order(ROD_STARTUP_PAPER);
+  /* first order, with a second-order part still visible at 2 ms */
+  ck_assert_msg(fabs(p - 1.0) < 0.2, "order %.3f with the paper's start", p);
 }
 END_TEST
 
@@ -402,6 +433,11 @@ START_TEST(space_orders) {
                        ROD_SPACE_RK4, ROD_HISTORY_HERMITE);
   double p = order3(z[0], z[1], z[2]);
   ck_assert_msg(fabs(p - 4.0) < 0.4, "RK4 + Hermite history: order %.3f", p);
+  for (int i = 0; i < 3; i++)
+    z[i] = release_tip(dt, T, ROD_STARTUP_EULER, 16 * (1 << i) + 1,
+                       ROD_SPACE_RK4, ROD_HISTORY_STAGE);
+  p = order3(z[0], z[1], z[2]);
+  ck_assert_msg(fabs(p - 4.0) < 0.2, "RK4 + stage history: order %.3f", p);
   for (int i = 0; i < 3; i++)
     z[i] = release_tip(dt, T, ROD_STARTUP_EULER, 8 * (1 << i) + 1,
                        ROD_SPACE_RK4, ROD_HISTORY_LINEAR);

@@ -7,9 +7,9 @@
 /* y0' = y1, y1' = -y0 (harmonic), y2' = -y2^2 (Riccati), y3' = y0
  * (quadrature). Solutions from (1, 0, 1, 0): cos s, -sin s, 1/(1+s),
  * sin s. */
-static int rhs(int j, rod_point at, const double *y, double *f, void *u) {
+static int rhs(int j, int stage, const double *y, double *f, void *u) {
   (void)j;
-  (void)at;
+  (void)stage;
   (void)u;
   f[0] = y[1];
   f[1] = -y[0];
@@ -49,15 +49,13 @@ START_TEST(rk4_fourth_order) {
 }
 END_TEST
 
-/* The midpoint stages must be told they are at the middle of the interval,
- * the others at its ends: f = s gives y = s^2/2 exactly with RK4 only if
- * the points are right. */
-static int rhs_points(int j, rod_point at, const double *y, double *f,
-                      void *u) {
+/* Stages report their index; with the abscissae c, f = s gives y = s^2/2
+ * exactly with RK4 only if the stages come in the right order. */
+static int rhs_points(int j, int stage, const double *y, double *f, void *u) {
   (void)y;
   const double *s = u;
   double h = s[j + 1] - s[j];
-  f[0] = s[j] + 0.5 * h * (double)at;
+  f[0] = s[j] + rod_spatial_rk4.c[stage] * h;
   return 0;
 }
 

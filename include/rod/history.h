@@ -33,9 +33,16 @@ void rod_history_terms(const rod_history *h, const rod_bdf_coeffs *c,
                        const double *len, bool hermite, double *H_ends,
                        double *Hs_ends, double *H_mid);
 
+/* History terms at the stored points themselves, without interpolation
+ * (a history kept at every evaluation point, e.g. every RK4 stage). */
+void rod_history_point_terms(const rod_history *h, const rod_bdf_coeffs *c,
+                             double *H);
+
 /* Accept the solution val/der of a step solved with coefficients c and the
  * terms H_ends/Hs_ends of rod_history_terms: its time derivative is
- * c0 y + H; the levels shift by one. */
+ * c0 y + H; the levels shift by one. der and Hs_ends may be NULL when the
+ * s-derivatives are not kept (then they stay zero); rod_history_rest takes
+ * der = NULL likewise. */
 void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
                       const double *val, const double *der,
                       const double *H_ends, const double *Hs_ends);

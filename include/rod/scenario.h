@@ -16,8 +16,14 @@
 typedef enum { ROD_MODEL_KIRCHHOFF = 0, ROD_MODEL_COSSERAT } rod_model_kind;
 typedef enum { ROD_BACKEND_KIRCHHOFF = 0, ROD_BACKEND_RFEM } rod_backend_kind;
 typedef enum { ROD_SPACE_EULER = 0, ROD_SPACE_RK4 } rod_space_kind;
-/* History between grid nodes for RK4's half-step stages (seed 002 II.C). */
-typedef enum { ROD_HISTORY_HERMITE = 0, ROD_HISTORY_LINEAR } rod_history_kind;
+/* History for the RK4 stages inside an interval (seed 002 II.C): cubic
+ * Hermite or linear interpolation of node records, or a record per stage. */
+typedef enum {
+  ROD_HISTORY_AUTO = 0, /* stage when safe (see kirchhoff_backend.c) */
+  ROD_HISTORY_HERMITE,
+  ROD_HISTORY_LINEAR,
+  ROD_HISTORY_STAGE
+} rod_history_kind;
 /* First time step after t = 0: backward Euler (second order overall) or the
  * paper's start y(i-1) = y(i-2) = y0, y_t = 0 (first order after a release). */
 typedef enum { ROD_STARTUP_EULER = 0, ROD_STARTUP_PAPER } rod_startup_kind;

@@ -1,9 +1,9 @@
 /* Spatial integrators: one step of an ODE y_s = f(s, y) over a grid interval
  * (seed 002 II.C uses Euler and classic RK4).
  *
- * The right-hand side is called at one of three points of interval j (its
- * start, middle or end) rather than at a value of s, because the rod's
- * history terms are tabulated at exactly those points. The last nq
+ * The right-hand side is called with the interval j and the stage index k
+ * rather than a value of s (s = s_j + c[k] h), because the rod's history
+ * terms are tabulated per stage. The last nq
  * components of y are quadratures: their derivative may depend on the other
  * components but never on themselves, so stages skip them (position p and
  * energy integrals are carried this way). */
@@ -12,16 +12,18 @@
 
 #include <stddef.h>
 
-typedef enum { ROD_AT_START = 0, ROD_AT_MID = 1, ROD_AT_END = 2 } rod_point;
+/* Most stages of any integrator here. */
+#define ROD_MAX_STAGES 4
 
-/* dyds = f(y) at the given point of interval j; returns 0 or a status. */
-typedef int (*rod_ode_fn)(int interval, rod_point at, const double *y,
+/* dyds = f(y) at stage k of interval j; returns 0 or a status. */
+typedef int (*rod_ode_fn)(int interval, int stage, const double *y,
                           double *dyds, void *user);
 
 typedef struct {
   const char *name;
-  int order;  /* global order of accuracy */
-  int stages; /* right-hand-side evaluations per step */
+  int order;       /* global order of accuracy */
+  int stages;      /* right-hand-side evaluations per step */
+  const double *c; /* stage abscissae: stage k at s_j + c[k] h */
   /* Advance y (n components, the last nq quadratures) over interval j of
    * length h. If dyds_start is not NULL it receives f at the start of the
    * interval. work holds at least work_size(n) doubles. */
