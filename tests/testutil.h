@@ -8,8 +8,11 @@
 #include <stdlib.h>
 
 /* main() for a test program made of one suite. */
+void openblas_set_num_threads(int num_threads);
+
 #define ROD_TEST_MAIN(make_suite)                                              \
   int main(void) {                                                             \
+    openblas_set_num_threads(1);                                               \
     SRunner *sr = srunner_create(make_suite());                                \
     srunner_run_all(sr, CK_NORMAL);                                            \
     int failed = srunner_ntests_failed(sr);                                    \

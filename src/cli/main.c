@@ -29,7 +29,12 @@ static void usage(FILE *out) {
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
+/* OpenBLAS's own threads only slow down the small matrices here (and
+ * calibrate runs simulations in parallel itself). */
+void openblas_set_num_threads(int num_threads);
+
 int main(int argc, char **argv) {
+  openblas_set_num_threads(1);
   if (argc < 2) {
     usage(stderr);
     return CLI_BAD_INPUT;

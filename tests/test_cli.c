@@ -1,0 +1,222 @@
+/* The rodsim command line: exit statuses and the one-line messages of
+ * CONTRACT.md section 1 for every class of bad input, --help and
+ * --version, and a solver failure that keeps the converged steps. */
+#include <hdf5.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char dir[256];
+
+static void make_dir(void) {
+  snprintf(dir, sizeof dir, "/tmp/rodsim_cli_XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (dir[0] && system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void write_file(const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Run "rodsim ARGS" in dir; returns the exit status, stderr in err. */
+static int rodsim(const char *args, char *err, size_t size) {
+  const char *exe = getenv("RODSIM");
+  ck_assert_msg(exe != NULL, "RODSIM not set");
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "cd %s && %s %s >stdout.txt 2>stderr.txt", dir, exe,
+           args);
+  int st = system(cmd);
+  char path[512];
+  snprintf(path, sizeof path, "%s/stderr.txt", dir);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(err, 1, size - 1, f) : 0;
+  err[n] = '\0';
+  if (f)
+    fclose(f);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+/* Exit 2 with exactly one line containing each of the needles. */
+static void expect_bad(const char *args, const char *needle1,
+                       const char *needle2) {
+  char err[4096];
+  int st = rodsim(args, err, sizeof err);
+  ck_assert_msg(st == 2, "'%s': exit %d, expected 2 (%s)", args, st, err);
+  ck_assert_msg(count_lines(err) == 1, "'%s': %d lines: %s", args,
+                count_lines(err), err);
+  ck_assert_msg(strncmp(err, "rodsim: ", 8) == 0, "'%s': %s", args, err);
+  ck_assert_msg(strstr(err, needle1), "'%s': no '%s' in: %s", args, needle1,
+                err);
+  if (needle2)
+    ck_assert_msg(strstr(err, needle2), "'%s': no '%s' in: %s", args, needle2,
+                  err);
+}
+
+static const char *good = "[rod]\nlength = 0.3\n[time]\ndt = 2e-3\n"
+                          "duration = 0.01\n[space]\nnodes = 20\n";
+
+START_TEST(bad_scenario_values) {
+  make_dir();
+  write_file("good.ini", good);
+  expect_bad("run missing.ini", "missing.ini", "cannot open");
+  write_file("sec.ini", "[rods]\nlength = 1\n");
+  expect_bad("run sec.ini", "sec.ini", "[rods]: unknown section");
+  write_file("key.ini", "[rod]\nlenght = 1\n");
+  expect_bad("run key.ini", "rod.lenght", "unknown key");
+  write_file("num.ini", "[rod]\nlength = 1m\n");
+  expect_bad("run num.ini", "rod.length", "not a number (got 1m)");
+  write_file("nan.ini", "[rod]\nlength = nan\n");
+  expect_bad("run nan.ini", "rod.length", "finite");
+  write_file("inf.ini", "[time]\ndt = inf\n");
+  expect_bad("run inf.ini", "time.dt", "finite");
+  write_file("neg.ini", "[rod]\nlength = -1\n");
+  expect_bad("run neg.ini", "neg.ini: rod.length: must be > 0 (got -1)", NULL);
+  write_file("dup.ini", "[rod]\nlength = 1\nlength = 2\n");
+  expect_bad("run dup.ini", "rod.length", "twice");
+  write_file("vec.ini", "[base]\ndirection = 1 0\n");
+  expect_bad("run vec.ini", "base.direction", "three numbers");
+  write_file("zero.ini", "[base]\ndirection = 0 0 0\n");
+  expect_bad("run zero.ini", "base.direction", "zero vector");
+  write_file("enum.ini", "[space]\nintegrator = rk5\n");
+  expect_bad("run enum.ini", "space.integrator", "euler, rk4");
+  write_file("imp.ini", "[rod]\nlength = 0.3\n[impulse]\nposition = 0.5\n");
+  expect_bad("run imp.ini", "impulse.position", "within the rod");
+  write_file("line.ini", "[rod]\nthis is not a key value line\n");
+  expect_bad("run line.ini", "line.ini", "line 2");
+}
+END_TEST
+
+START_TEST(bad_overrides) {
+  make_dir();
+  write_file("good.ini", good);
+  expect_bad("run good.ini --set space.nodes=1", "space.nodes", ">= 2");
+  expect_bad("run good.ini --set time.dt=0", "time.dt", "> 0 (got 0)");
+  expect_bad("run good.ini --set time.alpha=0.1", "time.alpha", "[-0.5, 0]");
+  expect_bad("run good.ini --set rod.density=-7800", "rod.density", "> 0");
+  expect_bad("run good.ini --set rod.youngs_modulus=0", "rod.youngs_modulus",
+             "> 0");
+  expect_bad("run good.ini --set nodes=10", "--set", "SECTION.KEY=VALUE");
+  expect_bad("run good.ini --set rod.colour=red", "rod.colour", "unknown key");
+  expect_bad("run good.ini --set 'impulse.direction=0 0 0'",
+             "impulse.direction", "zero vector");
+  expect_bad("run good.ini --frobnicate", "--frobnicate", "unknown option");
+  expect_bad("frobnicate", "frobnicate", "unknown command");
+  expect_bad("run", "SCENARIO", NULL);
+}
+END_TEST
+
+START_TEST(help_and_version) {
+  make_dir();
+  char err[1024];
+  ck_assert_int_eq(rodsim("--help", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("--version", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("run --help", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("static --help", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("bench --help", err, sizeof err), 0);
+}
+END_TEST
+
+/* The effective scenario ends in the file; --set turns [impulse] on. */
+START_TEST(set_and_output_override) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  int st = rodsim("run good.ini --quiet -o out.h5 --set impulse.peak=0.01 "
+                  "--set 'environment.gravity=0 0 -1'",
+                  err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  char path[512];
+  snprintf(path, sizeof path, "%s/out.h5", dir);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert_int_ge(f, 0);
+  hid_t a = H5Aopen(f, "scenario", H5P_DEFAULT);
+  hid_t t = H5Aget_type(a);
+  char *text = NULL;
+  H5Aread(a, t, &text);
+  ck_assert_ptr_nonnull(strstr(text, "[impulse]\npeak = 0.01\n"));
+  ck_assert_ptr_nonnull(strstr(text, "gravity = 0 0 -1\n"));
+  ck_assert_ptr_nonnull(strstr(text, "file = out.h5\n"));
+  H5free_memory(text);
+  H5Tclose(t);
+  H5Aclose(a);
+  H5Fclose(f);
+}
+END_TEST
+
+/* A solver that cannot converge: exit 1, the converged samples kept, the status
+ * says why and when, and nothing non-finite is written. */
+START_TEST(failure_keeps_converged_steps) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  /* a 100 kN strike at t = 6 ms that three iterations cannot follow */
+  int st = rodsim("run good.ini --quiet -o fail.h5 --set impulse.peak=1e5 "
+                  "--set impulse.start=0.004 --set impulse.position=0.15 "
+                  "--set solver.max_iterations=3",
+                  err, sizeof err);
+  ck_assert_msg(st == 1, "exit %d: %s", st, err);
+  ck_assert_int_eq(count_lines(err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "did not converge"));
+  char path[512];
+  snprintf(path, sizeof path, "%s/fail.h5", dir);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert_int_ge(f, 0);
+  hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
+  hid_t t = H5Aget_type(a);
+  char *text = NULL;
+  H5Aread(a, t, &text);
+  ck_assert_msg(strstr(text, "t = 0.006"), "status: %s", text);
+  H5free_memory(text);
+  H5Tclose(t);
+  H5Aclose(a);
+  hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT);
+  hid_t sp = H5Dget_space(d);
+  hsize_t T;
+  H5Sget_simple_extent_dims(sp, &T, NULL);
+  ck_assert_int_eq((int)T, 3); /* t = 0, 0.002, 0.004 */
+  double times[3];
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
+  ROD_ASSERT_NEAR(times[2], 0.004, 1e-15);
+  H5Sclose(sp);
+  H5Dclose(d);
+  H5Fclose(f);
+}
+END_TEST
+
+static Suite *cli_suite(void) {
+  Suite *s = suite_create("cli");
+  TCase *tc = tcase_create("exit statuses");
+  tcase_set_timeout(tc, 60);
+  tcase_add_checked_fixture(tc, NULL, remove_dir);
+  tcase_add_test(tc, bad_scenario_values);
+  tcase_add_test(tc, bad_overrides);
+  tcase_add_test(tc, help_and_version);
+  tcase_add_test(tc, set_and_output_override);
+  tcase_add_test(tc, failure_keeps_converged_steps);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(cli_suite)

@@ -1,0 +1,209 @@
+/* The HDF5 file of CONTRACT.md section 3: layout, sample times
+ * (section 2.3), and a run killed with SIGKILL leaves a file that opens and
+ * holds the samples flushed before the kill. */
+#include <hdf5.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char dir[256];
+
+static void make_dir(void) {
+  snprintf(dir, sizeof dir, "/tmp/rodsim_log_XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+static void remove_dir(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (dir[0])
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void write_scenario(const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Shape of a dataset; returns its rank. */
+static int shape(hid_t f, const char *path, hsize_t *dims) {
+  hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+  ck_assert_msg(d >= 0, "%s missing", path);
+  hid_t sp = H5Dget_space(d);
+  int rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+  H5Sclose(sp);
+  H5Dclose(d);
+  return rank;
+}
+
+static double *read_all(hid_t f, const char *path, size_t n) {
+  double *v = malloc(n * sizeof(double));
+  hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+  ck_assert_int_ge(
+      H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+  H5Dclose(d);
+  for (size_t i = 0; i < n; i++)
+    ck_assert_msg(isfinite(v[i]), "%s[%zu] not finite", path, i);
+  return v;
+}
+
+static char *read_attr(hid_t f, const char *name) {
+  hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  ck_assert_msg(a >= 0, "attribute %s missing", name);
+  hid_t t = H5Aget_type(a);
+  char *text = NULL;
+  H5Aread(a, t, &text);
+  H5Tclose(t);
+  H5Aclose(a);
+  return text;
+}
+
+/* Every dataset of the contract with T samples of N points. */
+static void check_layout(hid_t f, hsize_t T, hsize_t N) {
+  static const char *per_sample[] = {
+      "/time",           "/energy/kinetic",      "/energy/elastic",
+      "/energy/gravity", "/solver/iterations",   "/solver/residual",
+      "/solver/method",  "/solver/integrations", "/solver/wall_time"};
+  hsize_t d[3];
+  for (size_t i = 0; i < sizeof per_sample / sizeof *per_sample; i++) {
+    ck_assert_int_eq(shape(f, per_sample[i], d), 1);
+    ck_assert_msg(d[0] == T, "%s has %llu samples, expected %llu",
+                  per_sample[i], (unsigned long long)d[0],
+                  (unsigned long long)T);
+  }
+  ck_assert_int_eq(shape(f, "/tip/position", d), 2);
+  ck_assert(d[0] == T && d[1] == 3);
+  ck_assert_int_eq(shape(f, "/rod/s", d), 1);
+  ck_assert(d[0] == N);
+  static const char *rod[] = {"/rod/position", "/rod/velocity", "/rod/force",
+                              "/rod/moment"};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(shape(f, rod[i], d), 3);
+    ck_assert_msg(d[0] == T && d[1] == N && d[2] == 3, "%s shape", rod[i]);
+  }
+  ck_assert_int_eq(shape(f, "/rod/orientation", d), 3);
+  ck_assert(d[0] == T && d[1] == N && d[2] == 4);
+}
+
+START_TEST(layout_and_sample_times) {
+  make_dir();
+  write_scenario("s.ini", "[rod]\nlength = 0.3\n[tip]\nmass = 0.01\n"
+                          "[time]\ndt = 2e-3\nduration = 0.02\n"
+                          "[space]\nnodes = 25\n[output]\nevery = 3\n"
+                          "file = out.h5\n");
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cd %s && %s run s.ini --quiet >/dev/null", dir,
+           getenv("RODSIM"));
+  ck_assert_int_eq(system(cmd), 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/out.h5", dir);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert_int_ge(f, 0);
+  /* steps 1..10, every 3rd and the last: t = 0, 3, 6, 9, 10 dt */
+  check_layout(f, 5, 25);
+  double *t = read_all(f, "/time", 5);
+  const int steps[5] = {0, 3, 6, 9, 10};
+  for (int i = 0; i < 5; i++)
+    ROD_ASSERT_NEAR(t[i], steps[i] * 2e-3, 1e-15);
+  double *s = read_all(f, "/rod/s", 25);
+  for (int j = 1; j < 25; j++)
+    ck_assert(s[j] > s[j - 1]);
+  ROD_ASSERT_NEAR(s[24], 0.3, 1e-15);
+  double *q = read_all(f, "/rod/orientation", 5 * 25 * 4);
+  for (int i = 0; i < 5 * 25; i++) {
+    double n = 0;
+    for (int k = 0; k < 4; k++)
+      n += q[4 * i + k] * q[4 * i + k];
+    ROD_ASSERT_NEAR(sqrt(n), 1.0, 1e-12);
+  }
+  double *p = read_all(f, "/rod/position", 5 * 25 * 3);
+  double *tip = read_all(f, "/tip/position", 5 * 3);
+  for (int i = 0; i < 5; i++)
+    for (int k = 0; k < 3; k++)
+      ck_assert(tip[3 * i + k] == p[(i * 25 + 24) * 3 + k]);
+  char *status = read_attr(f, "status"), *backend = read_attr(f, "backend");
+  char *version = read_attr(f, "rodsim_version");
+  char *scenario = read_attr(f, "scenario");
+  ck_assert_str_eq(status, "complete");
+  ck_assert_str_eq(backend, "kirchhoff");
+  ck_assert(strlen(version) > 0);
+  ck_assert_ptr_nonnull(strstr(scenario, "[output]\nfile = out.h5\nevery = 3"));
+  H5free_memory(status);
+  H5free_memory(backend);
+  H5free_memory(version);
+  H5free_memory(scenario);
+  free(t);
+  free(s);
+  free(q);
+  free(p);
+  free(tip);
+  H5Fclose(f);
+  remove_dir();
+}
+END_TEST
+
+START_TEST(killed_run_leaves_readable_file) {
+  make_dir();
+  /* about 25 s of work: killed after 2.5 s it must hold the samples of the
+   * flushes before (at least every second) */
+  write_scenario("long.ini", "[rod]\nlength = 0.4\n[tip]\nmass = 0.02\n"
+                             "[time]\ndt = 2e-3\nduration = 200\n"
+                             "[output]\nfile = long.h5\n");
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(3);
+    execl(getenv("RODSIM"), "rodsim", "run", "long.ini", "--quiet",
+          (char *)NULL);
+    _exit(3);
+  }
+  struct timespec wait = {2, 500000000};
+  nanosleep(&wait, NULL);
+  ck_assert_int_eq(kill(pid, SIGKILL), 0);
+  int wst;
+  waitpid(pid, &wst, 0);
+  ck_assert(WIFSIGNALED(wst));
+  char path[512];
+  snprintf(path, sizeof path, "%s/long.h5", dir);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert_msg(f >= 0, "the killed run's file does not open");
+  hsize_t d[3];
+  shape(f, "/time", d);
+  hsize_t T = d[0];
+  ck_assert_msg(T >= 100, "only %llu samples after 2.5 s",
+                (unsigned long long)T);
+  shape(f, "/rod/s", d);
+  check_layout(f, T, d[0]);
+  double *t = read_all(f, "/time", T);
+  for (hsize_t i = 1; i < T; i++)
+    ck_assert(t[i] > t[i - 1]);
+  char *status = read_attr(f, "status");
+  ck_assert_str_eq(status, "running");
+  H5free_memory(status);
+  free(t);
+  H5Fclose(f);
+  remove_dir();
+}
+END_TEST
+
+static Suite *logger_suite(void) {
+  Suite *s = suite_create("logger");
+  TCase *tc = tcase_create("hdf5");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, layout_and_sample_times);
+  tcase_add_test(tc, killed_run_leaves_readable_file);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(logger_suite)
