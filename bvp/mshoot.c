@@ -29,7 +29,14 @@ struct rod_mshoot {
   double *drdy;        /* nx x ny */
   double integrations;
   int jacobians;
+  /* Broyden updates of the inverse Jacobian: H = J0^-1 + sum a_i b_i^T */
+  int updates;
+  double *bro_a, *bro_b; /* ROD_MSHOOT_UPDATES x nmax each */
+  double *tmp;           /* nmax */
 };
+
+/* Broyden updates kept before the Jacobian is recomputed. */
+enum { ROD_MSHOOT_UPDATES = 24 };
 
 static int unknowns_of(const rod_mshoot *ms, int count) {
   return ms->bvp.nx + count * ms->bvp.ny;
@@ -55,6 +62,9 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->yn);
   free(ms->dy);
   free(ms->drdy);
+  free(ms->bro_a);
+  free(ms->bro_b);
+  free(ms->tmp);
   free(ms);
 }
 
@@ -87,9 +97,12 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->yn = calloc(ny, sizeof(double));
   ms->dy = calloc(ny * k, sizeof(double));
   ms->drdy = calloc(nx * ny, sizeof(double));
-  if (!ms->nodes || !ms->jac_nodes || !ms->scale || !ms->ab || !ms->ipiv ||
-      !ms->X || !ms->Xt || !ms->R || !ms->Rt || !ms->dX || !ms->y || !ms->yn ||
-      !ms->dy || !ms->drdy) {
+  ms->bro_a = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
+  ms->bro_b = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
+  ms->tmp = calloc(nmax, sizeof(double));
+  if (!ms->bro_a || !ms->bro_b || !ms->tmp || !ms->nodes || !ms->jac_nodes ||
+      !ms->scale || !ms->ab || !ms->ipiv || !ms->X || !ms->Xt || !ms->R ||
+      !ms->Rt || !ms->dX || !ms->y || !ms->yn || !ms->dy || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -269,6 +282,7 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   if (info != 0)
     return ROD_ESING;
   ms->jac_valid = true;
+  ms->updates = 0;
   ms->jac_count = ms->count;
   memcpy(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int));
   return 0;
@@ -279,7 +293,61 @@ static bool same_structure(const rod_mshoot *ms) {
          memcmp(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int)) == 0;
 }
 
-/* Chord Newton with backtracking on the current node structure. */
+static double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += a[i] * b[i];
+  return s;
+}
+
+/* out = H v (trans: H^T v) with H = J0^-1 + sum a_i b_i^T; out != v. */
+static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
+                          double *out) {
+  memcpy(out, v, (size_t)n * sizeof(double));
+  LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, ms->kl, ms->ku, 1,
+                      ms->ab, ms->ldab, ms->ipiv, out, n);
+  for (int i = 0; i < ms->updates; i++) {
+    const double *a = ms->bro_a + (size_t)i * n, *b = ms->bro_b + (size_t)i * n;
+    if (trans) {
+      double c = dot(a, v, n);
+      for (int j = 0; j < n; j++)
+        out[j] += b[j] * c;
+    } else {
+      double c = dot(b, v, n);
+      for (int j = 0; j < n; j++)
+        out[j] += a[j] * c;
+    }
+  }
+}
+
+/* Broyden's good update for the step s = dX t with residual change
+ * y = Rt - R: H += (s - H y) (s^T H) / (s^T H y) (Sherman-Morrison of
+ * J += (y - J s) s^T / s^T s). */
+static void broyden_update(rod_mshoot *ms, int n, double t) {
+  if (ms->updates >= ROD_MSHOOT_UPDATES) {
+    ms->jac_valid = false; /* enough: recompute at the next need */
+    return;
+  }
+  double *y = ms->tmp;
+  for (int i = 0; i < n; i++)
+    y[i] = ms->Rt[i] - ms->R[i];
+  double *a = ms->bro_a + (size_t)ms->updates * n;
+  double *b = ms->bro_b + (size_t)ms->updates * n;
+  apply_inverse(ms, n, false, y, a); /* a = H y */
+  double *sv = y;                    /* reuse: s = t dX */
+  for (int i = 0; i < n; i++)
+    sv[i] = t * ms->dX[i];
+  double den = dot(sv, a, n);
+  if (!(fabs(den) > 1e-12 * sqrt(dot(sv, sv, n) * dot(a, a, n))))
+    return;
+  for (int i = 0; i < n; i++)
+    a[i] = (sv[i] - a[i]) / den;
+  apply_inverse(ms, n, true, sv, b); /* b = H^T s, before this update */
+  ms->updates++;
+}
+
+/* Chord Newton with Broyden updates and backtracking on the current node
+ * structure. */
 static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
                   double *res) {
   const int n = unknowns_of(ms, ms->count);
@@ -299,10 +367,9 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
       if (*res <= opt->tolerance)
         break;
     }
+    apply_inverse(ms, n, false, ms->R, ms->dX);
     for (int i = 0; i < n; i++)
-      ms->dX[i] = -ms->R[i];
-    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', n, ms->kl, ms->ku, 1, ms->ab,
-                        ms->ldab, ms->ipiv, ms->dX, n);
+      ms->dX[i] = -ms->dX[i];
     bool accepted = false;
     for (double t = 1.0; t >= 1.0 / 64; t *= 0.5) {
       for (int i = 0; i < n; i++)
@@ -314,9 +381,10 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
       double rt = st == 0 ? norm2(ms->Rt, n) : INFINITY;
       if (rt <= (1.0 - 1e-4 * t) * rn) {
         accepted = true;
+        broyden_update(ms, n, t);
         memcpy(ms->X, ms->Xt, (size_t)n * sizeof(double));
         memcpy(ms->R, ms->Rt, (size_t)n * sizeof(double));
-        if (rt > 0.25 * rn && !fresh)
+        if (rt > 0.5 * rn && !fresh)
           ms->jac_valid = false; /* slow: a fresh Jacobian next time */
         rn = rt;
         *res = norm_inf(ms->R, n);

@@ -321,7 +321,7 @@ static void predict_states(rod_kirchhoff *k) {
 static const double kr_drift = 0.0;
 
 /* Error growth allowed over one segment of modified shooting. */
-static const double kr_segment_growth = 30.0;
+static const double kr_segment_growth = 10.0;
 
 /* Grid intervals per modified-shooting segment. The semi-discretised rod
  * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
@@ -377,10 +377,37 @@ static void shift_solutions(rod_kirchhoff *k) {
   memcpy(t, k->sol_y, (size_t)k->nodes * KR_NODE * sizeof(double));
 }
 
+/* Error growth of simple shooting over the whole rod, exp(k L / sqrt 2)
+ * (DESIGN.md section 3). */
+static double simple_growth(const rod_kirchhoff *k, double c0) {
+  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  return exp(kk * k->model.length / M_SQRT2);
+}
+
+/* Growth beyond which auto starts with modified shooting: simple shooting
+ * from an extrapolated guess then leaves Newton's region of fast
+ * convergence (measured: validation/strategy_study). */
+static const double kr_auto_growth = 200.0;
+
+static bool modified_first(const rod_kirchhoff *k, double c0) {
+  switch (k->sc.solver.strategy) {
+  case ROD_STRATEGY_PAPER:
+    return k->modified_on;
+  case ROD_STRATEGY_SIMPLE:
+    return false;
+  case ROD_STRATEGY_MODIFIED:
+    return true;
+  case ROD_STRATEGY_AUTO:
+    break;
+  }
+  return k->modified_on || simple_growth(k, c0) > kr_auto_growth;
+}
+
 /* The strategy of seed 002 Fig. 2: simple shooting; after max_iterations
  * without convergence, modified shooting; if that fails too, the same step
  * with BDF2 (alpha = 0). Modified shooting that placed interior nodes stays
- * on for the next step. */
+ * on for the next step. solver.strategy chooses the first method (auto:
+ * modified shooting right away when simple shooting is ill-conditioned). */
 static int step(void *self, double t, rod_step_stats *st) {
   rod_kirchhoff *k = self;
   memset(st, 0, sizeof *st);
@@ -390,24 +417,24 @@ static int step(void *self, double t, rod_step_stats *st) {
   rod_bdf_coeffs c = first && sc->time.startup == ROD_STARTUP_EULER
                          ? rod_bdf_backward_euler(dt)
                          : rod_bdf_alpha(sc->time.alpha, dt);
+  const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
+  bool modified = modified_first(k, c.c0);
   double x[6];
-  int status = ROD_ENOCONV;
-  st->method = ROD_METHOD_SIMPLE;
-  if (!k->modified_on)
-    status = attempt(k, t, &c, false, x, st);
-  if (status != ROD_OK) {
+  st->method = modified ? ROD_METHOD_MODIFIED : ROD_METHOD_SIMPLE;
+  int status = attempt(k, t, &c, modified, x, st);
+  if (status != ROD_OK && !modified && !only_simple) {
+    modified = true;
     st->method = ROD_METHOD_MODIFIED;
     status = attempt(k, t, &c, true, x, st);
   }
   if (status != ROD_OK && !first && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
     st->method = ROD_METHOD_BDF2;
-    status = attempt(k, t, &c, true, x, st);
+    status = attempt(k, t, &c, modified, x, st);
   }
   if (status != ROD_OK)
     return status;
-  k->modified_on =
-      st->method != ROD_METHOD_SIMPLE && rod_mshoot_node_count(k->mshoot) > 0;
+  k->modified_on = modified && rod_mshoot_node_count(k->mshoot) > 0;
   kr_postprocess(k);
   kr_push_history(k);
   if (first) { /* the static state is not on the dynamic trajectory */

@@ -27,6 +27,13 @@ typedef enum {
 /* First time step after t = 0: backward Euler (second order overall) or the
  * paper's start y(i-1) = y(i-2) = y0, y_t = 0 (first order after a release). */
 typedef enum { ROD_STARTUP_EULER = 0, ROD_STARTUP_PAPER } rod_startup_kind;
+/* Which shooting method a step tries first (seed 002 Fig. 2 is `paper`). */
+typedef enum {
+  ROD_STRATEGY_AUTO = 0, /* modified first when simple is ill-conditioned */
+  ROD_STRATEGY_PAPER,    /* simple; modified after max_iterations */
+  ROD_STRATEGY_SIMPLE,   /* simple only (then BDF2) */
+  ROD_STRATEGY_MODIFIED  /* modified only (then BDF2) */
+} rod_strategy_kind;
 typedef enum { ROD_LAYOUT_CENTERED = 0, ROD_LAYOUT_UNIFORM } rod_layout_kind;
 typedef enum {
   ROD_RFEM_GENALPHA = 0,
@@ -93,6 +100,7 @@ typedef struct {
     rod_backend_kind backend;
     double tolerance; /* scaled residual, infinity norm */
     int max_iterations;
+    rod_strategy_kind strategy;
   } solver;
   struct {
     int segments;
