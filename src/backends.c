@@ -5,11 +5,7 @@ const rod_backend_ops *rod_backend_for(const rod_scenario *sc) {
   case ROD_BACKEND_KIRCHHOFF:
     return &rod_backend_kirchhoff;
   case ROD_BACKEND_RFEM:
-#ifdef ROD_HAVE_RFEM
     return &rod_backend_rfem;
-#else
-    return NULL;
-#endif
   }
   return NULL;
 }
