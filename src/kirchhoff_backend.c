@@ -424,11 +424,13 @@ static int step(void *self, double t, rod_step_stats *st) {
   int status = attempt(k, t, &c, modified, x, st);
   if (status != ROD_OK && !modified && !only_simple) {
     modified = true;
+    st->fallback = 1;
     st->method = ROD_METHOD_MODIFIED;
     status = attempt(k, t, &c, true, x, st);
   }
   if (status != ROD_OK && !first && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
+    st->fallback = 1;
     st->method = ROD_METHOD_BDF2;
     status = attempt(k, t, &c, modified, x, st);
   }

@@ -91,7 +91,7 @@ int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
     res->step_wall += w1 - w0;
     res->iterations += st.iterations;
     res->integrations += st.integrations;
-    if (st.method != ROD_METHOD_SIMPLE)
+    if (st.fallback)
       res->fallbacks++;
     if (st.residual > res->max_residual)
       res->max_residual = st.residual;

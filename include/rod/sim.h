@@ -30,11 +30,13 @@ typedef struct {
 
 /* Effort of one step (or of the static solve). */
 typedef struct {
-  int iterations;   /* nonlinear iterations */
+  int iterations;      /* nonlinear iterations */
   double integrations; /* spatial integrations (1 + k per sweep with k
                           tangents); RFEM: dynamics evaluations */
-  double residual;  /* final scaled residual */
-  int method;       /* ROD_METHOD_* */
+  double residual;     /* final scaled residual */
+  int method;          /* ROD_METHOD_* */
+  int fallback;        /* 1 when the step needed a method after the strategy's
+                          first choice (seed 002 Fig. 2) */
 } rod_step_stats;
 
 typedef struct rod_backend_ops {
@@ -69,15 +71,15 @@ typedef struct {
 } rod_sim_sink;
 
 typedef struct {
-  int status;        /* ROD_OK, or why the run stopped */
-  int steps;         /* dynamic steps completed */
-  int samples;       /* samples delivered */
-  double time;       /* s, simulated time reached */
-  double wall_time;  /* s, of the whole run (static included) */
-  double step_wall;  /* s, of the dynamic steps only */
-  long iterations;   /* summed over dynamic steps */
+  int status;          /* ROD_OK, or why the run stopped */
+  int steps;           /* dynamic steps completed */
+  int samples;         /* samples delivered */
+  double time;         /* s, simulated time reached */
+  double wall_time;    /* s, of the whole run (static included) */
+  double step_wall;    /* s, of the dynamic steps only */
+  long iterations;     /* summed over dynamic steps */
   double integrations; /* summed over dynamic steps */
-  int fallbacks;     /* steps solved by a method other than simple */
+  int fallbacks;       /* steps that needed a fallback method */
   double max_residual;
   char message[256]; /* why the run stopped, when it did */
 } rod_sim_result;
