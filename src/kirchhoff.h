@@ -52,12 +52,12 @@ typedef struct rod_kirchhoff {
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
   double jump_force[3];
-      /* N: n jumps by -F at jump_node */ /* History and its terms for the
-                                           * current coefficients. Node history
-                                           * (hermite, linear): records at both
-                                           * ends of every interval, midpoints
-                                           * interpolated. Stage history:
-                                           * records at every stage point. */
+  /* N: n jumps by -F at jump_node */ /* History and its terms for the
+                                       * current coefficients. Node history
+                                       * (hermite, linear): records at both
+                                       * ends of every interval, midpoints
+                                       * interpolated. Stage history:
+                                       * records at every stage point. */
   rod_history *hist;
   double *H_ends, *Hs_ends, *H_mid;
   rod_history *stage_hist;
@@ -77,6 +77,7 @@ typedef struct rod_kirchhoff {
   double state_scale[ROD_NY]; /* units of the 16 states for multiple
                                  shooting: 1, EI/L^2, EI/L, L/T, 1/T */
   bool modified_on;           /* modified shooting kept from the last step */
+  int auto_modified;          /* steps auto keeps to modified shooting */
   double mshoot_c0;           /* c0 of modified shooting's stored Jacobian */
   double *yref;               /* nodes x ROD_NY reference (predicted) */
   double *sol_prev[2];        /* the two solutions before sol_y */
