@@ -1,0 +1,226 @@
+/* Shooting: the tangent Jacobians against central finite differences, the
+ * branches of the fallback strategy (seed 002 Fig. 2), agreement between
+ * methods, and a regression trajectory guarding the speed work. */
+#include <string.h>
+
+#include "kirchhoff.h"
+#include "rod/recorder.h"
+#include "rod/sim.h"
+#include "testutil.h"
+
+static void load(rod_scenario *sc, const char *name) {
+  char path[1024];
+  rod_error err;
+  snprintf(path, sizeof path, "%s/scenarios/%s",
+           getenv("RODSIM_DATA") ? getenv("RODSIM_DATA") : "data", name);
+  rod_scenario_default(sc);
+  ck_assert_int_eq(rod_scenario_load(sc, path, &err), ROD_OK);
+}
+
+/* A Kirchhoff backend a few steps into the weight release, with the next
+ * step's coefficients and loads set. */
+static rod_kirchhoff *after_steps(rod_scenario *sc, int steps) {
+  void *self;
+  rod_error err;
+  rod_step_stats st;
+  ck_assert_int_eq(rod_backend_kirchhoff.create(sc, &self, &err), ROD_OK);
+  ck_assert_int_eq(rod_backend_kirchhoff.solve_static(self, &st), ROD_OK);
+  for (int i = 1; i <= steps; i++)
+    ck_assert_int_eq(rod_backend_kirchhoff.step(self, i * sc->time.dt, &st),
+                     ROD_OK);
+  rod_kirchhoff *k = self;
+  rod_bdf_coeffs c = rod_bdf_alpha(sc->time.alpha, sc->time.dt);
+  kr_set_coefficients(k, &c, true);
+  kr_set_loads(k, (steps + 1) * sc->time.dt, false);
+  return k;
+}
+
+/* ||J - J_fd||_F / ||J_fd||_F with central differences of step h. */
+static double fd_mismatch(int n, const double *J, const double *Jfd) {
+  double num = 0, den = 0;
+  for (int i = 0; i < n * n; i++) {
+    num += (J[i] - Jfd[i]) * (J[i] - Jfd[i]);
+    den += Jfd[i] * Jfd[i];
+  }
+  return sqrt(num / den);
+}
+
+START_TEST(simple_tangent_jacobian_matches_fd) {
+  rod_scenario sc;
+  load(&sc, "weight_release.ini");
+  sc.space.nodes = 40;
+  rod_kirchhoff *k = after_steps(&sc, 5);
+  double x[6], r[6], J[36], Jfd[36], rp[6], rm[6];
+  memcpy(x, k->x, sizeof x);
+  ck_assert_int_eq(rod_shooting_jacobian(k->shoot, x, r, J), ROD_OK);
+  const double h = 1e-6; /* unknowns are O(1) in scaled units */
+  for (int j = 0; j < 6; j++) {
+    double xp[6], xm[6];
+    memcpy(xp, x, sizeof x);
+    memcpy(xm, x, sizeof x);
+    xp[j] += h;
+    xm[j] -= h;
+    rod_shooting_jacobian(k->shoot, xp, rp, NULL);
+    rod_shooting_jacobian(k->shoot, xm, rm, NULL);
+    for (int i = 0; i < 6; i++)
+      Jfd[6 * j + i] = (rp[i] - rm[i]) / (2 * h);
+  }
+  double mis = fd_mismatch(6, J, Jfd);
+  ck_assert_msg(mis < 1e-6, "tangent vs FD: %.3g", mis);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
+/* The same for the multiple-shooting Jacobian of a Cosserat rod with an
+ * impulse node inside a segment. */
+START_TEST(modified_tangent_jacobian_matches_fd) {
+  rod_scenario sc;
+  load(&sc, "impulse.ini");
+  sc.space.nodes = 41;
+  sc.rod.model = ROD_MODEL_COSSERAT;
+  sc.solver.strategy = ROD_STRATEGY_MODIFIED;
+  rod_kirchhoff *k = after_steps(&sc, 3);
+  /* the structure of the last solve; unknowns at its solution, perturbed */
+  int n = rod_mshoot_unknowns(k->mshoot);
+  ck_assert_int_gt(rod_mshoot_node_count(k->mshoot), 0);
+  for (int j = 0; j < k->nodes; j++)
+    memcpy(k->yref + (size_t)ROD_NY * j, k->sol_y + (size_t)KR_NODE * j,
+           ROD_NY * sizeof(double));
+  double *X = calloc(n, sizeof(double)), *R = calloc(n, sizeof(double));
+  double *J = calloc(n * n, sizeof(double)),
+         *Jd = calloc(n * n, sizeof(double));
+  double *Jfd = calloc(n * n, sizeof(double));
+  double *Rp = calloc(n, sizeof(double)), *Rm = calloc(n, sizeof(double));
+  memcpy(X, k->x, 6 * sizeof(double));
+  for (int i = 6; i < n; i++)
+    X[i] = 1e-3 * sin(i); /* off the reference */
+  ck_assert_int_eq(rod_mshoot_dense_jacobian(k->mshoot, X, k->yref, R, J),
+                   ROD_OK);
+  const double h = 1e-6;
+  for (int j = 0; j < n; j++) {
+    X[j] += h;
+    rod_mshoot_dense_jacobian(k->mshoot, X, k->yref, Rp, Jd);
+    X[j] -= 2 * h;
+    rod_mshoot_dense_jacobian(k->mshoot, X, k->yref, Rm, Jd);
+    X[j] += h;
+    for (int i = 0; i < n; i++)
+      Jfd[(size_t)n * j + i] = (Rp[i] - Rm[i]) / (2 * h);
+  }
+  double mis = fd_mismatch(n, J, Jfd);
+  ck_assert_msg(mis < 1e-6, "tangent vs FD: %.3g (n = %d)", mis, n);
+  free(X);
+  free(R);
+  free(J);
+  free(Jd);
+  free(Jfd);
+  free(Rp);
+  free(Rm);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
+static rod_recorder *run(const rod_scenario *sc, rod_sim_result *res) {
+  rod_recorder *r = rod_recorder_alloc(sc, false);
+  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_error err;
+  ck_assert_int_eq(rod_sim_run(sc, &sink, false, res, &err), ROD_OK);
+  return r;
+}
+
+/* Simple and modified shooting solve the same discrete equations: their
+ * trajectories agree to the solver tolerance. */
+START_TEST(simple_and_modified_agree) {
+  rod_scenario a;
+  load(&a, "weight_release.ini");
+  a.time.duration = 0.2;
+  a.solver.tolerance = 1e-10;
+  rod_scenario b = a;
+  a.solver.strategy = ROD_STRATEGY_SIMPLE;
+  b.solver.strategy = ROD_STRATEGY_MODIFIED;
+  rod_sim_result ra, rb;
+  rod_recorder *s = run(&a, &ra), *m = run(&b, &rb);
+  for (int i = 1; i < s->count; i++) {
+    ck_assert_int_eq(s->method[i], ROD_METHOD_SIMPLE);
+    ck_assert_int_eq(m->method[i], ROD_METHOD_MODIFIED);
+    for (int c = 0; c < 3; c++)
+      ROD_ASSERT_NEAR(m->tip[3 * i + c], s->tip[3 * i + c], 1e-10);
+  }
+  rod_recorder_free(s);
+  rod_recorder_free(m);
+}
+END_TEST
+
+/* The paper's strategy with a tiny iteration budget: simple shooting gives
+ * up, modified shooting takes over and stays on, and where it also fails
+ * the step is redone with BDF2. Steps before the first BDF2 step match the
+ * unconstrained solution; BDF2 steps are second order too, so the rest
+ * stays close. */
+START_TEST(paper_strategy_branches) {
+  rod_scenario ref;
+  load(&ref, "weight_release.ini");
+  ref.time.duration = 0.2;
+  rod_scenario tight = ref;
+  tight.solver.strategy = ROD_STRATEGY_PAPER;
+  tight.solver.max_iterations = 6;
+  rod_sim_result rr, rt;
+  rod_recorder *r = run(&ref, &rr), *t = run(&tight, &rt);
+  int count[3] = {0, 0, 0}, first_bdf2 = -1;
+  for (int i = 1; i < t->count; i++) {
+    count[t->method[i]]++;
+    if (t->method[i] == ROD_METHOD_BDF2 && first_bdf2 < 0)
+      first_bdf2 = i;
+  }
+  ck_assert_msg(count[0] > 0 && count[1] > 0 && count[2] > 0,
+                "methods used: simple %d, modified %d, BDF2 %d", count[0],
+                count[1], count[2]);
+  ck_assert_int_gt(rt.fallbacks, 0);
+  for (int i = 1; i < first_bdf2; i++)
+    ROD_ASSERT_NEAR(t->tip[3 * i + 2], r->tip[3 * i + 2], 1e-9);
+  for (int i = first_bdf2; i < t->count; i++)
+    ROD_ASSERT_NEAR(t->tip[3 * i + 2], r->tip[3 * i + 2], 2e-3);
+  rod_recorder_free(r);
+  rod_recorder_free(t);
+}
+END_TEST
+
+/* The weight release's tip height at 0.1 s intervals (RK4, 100 nodes,
+ * dt 2 ms, alpha -0.48, tolerance 1e-10), recorded when the solver was
+ * written: speed work must leave it unchanged to the solver tolerance. */
+START_TEST(weight_release_regression) {
+  static const double z_ref[10] = {
+      0.0738233238063,  -0.0441222193894, -0.0362056543074, 0.0606089803118,
+      -0.0980306174867, 0.0628304206881,  -0.0449792826934, -0.0243476607034,
+      0.0436206911163,  -0.0842468162795};
+  rod_scenario sc;
+  load(&sc, "weight_release.ini");
+  sc.time.duration = 1.0;
+  sc.solver.tolerance = 1e-10;
+  sc.output.every = 50;
+  rod_sim_result res;
+  rod_recorder *r = run(&sc, &res);
+  ck_assert_int_eq(r->count, 11);
+  for (int i = 1; i <= 10; i++)
+    ck_assert_msg(fabs(r->tip[3 * i + 2] - z_ref[i - 1]) < 1e-9,
+                  "t = %.1f: z = %.12g, recorded %.12g", r->t[i],
+                  r->tip[3 * i + 2], z_ref[i - 1]);
+  rod_recorder_free(r);
+}
+END_TEST
+
+static Suite *shooting_suite(void) {
+  Suite *s = suite_create("shooting");
+  TCase *j = tcase_create("jacobians");
+  tcase_set_timeout(j, 60);
+  tcase_add_test(j, simple_tangent_jacobian_matches_fd);
+  tcase_add_test(j, modified_tangent_jacobian_matches_fd);
+  suite_add_tcase(s, j);
+  TCase *st = tcase_create("strategy");
+  tcase_set_timeout(st, 60);
+  tcase_add_test(st, simple_and_modified_agree);
+  tcase_add_test(st, paper_strategy_branches);
+  tcase_add_test(st, weight_release_regression);
+  suite_add_tcase(s, st);
+  return s;
+}
+
+ROD_TEST_MAIN(shooting_suite)
