@@ -4,6 +4,7 @@
 #include "rod/genalpha.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,7 @@ int rod_genalpha_step(rod_genalpha *w, const rod_genalpha_system *sys, double h,
   const int n = w->n;
   memcpy(w->qdd1, w->qdd, (size_t)n * sizeof(double)); /* predictor */
   int status = ROD_ENOCONV;
+  bool small_step = false; /* the last correction was below step_tolerance */
   for (int it = 0;; it++) {
     update_iterate(w, h);
     int st = sys->residual(t1, w->q1, w->v1, w->qdd1, w->r, user);
@@ -121,7 +123,7 @@ int rod_genalpha_step(rod_genalpha *w, const rod_genalpha_system *sys, double h,
       status = ROD_ENONFINITE;
       break;
     }
-    if (norm <= opt->tolerance) {
+    if (norm <= opt->tolerance || small_step) {
       status = ROD_OK;
       break;
     }
@@ -136,8 +138,12 @@ int rod_genalpha_step(rod_genalpha *w, const rod_genalpha_system *sys, double h,
       status = st;
       break;
     }
-    for (int i = 0; i < n; i++)
+    double move = 0;
+    for (int i = 0; i < n; i++) {
       w->qdd1[i] += w->dx[i];
+      move = fmax(move, beta_p * fabs(w->dx[i]));
+    }
+    small_step = move <= opt->step_tolerance;
   }
   if (status != ROD_OK)
     return status;

@@ -63,10 +63,11 @@ typedef struct rod_rfem {
   /* state: full link vectors, Maxwell torques (N m), time (s) */
   double t;
   double *q, *v, *qdd, *Q;
-  double *Q_new;    /* Maxwell torques at the end of the step being solved */
-  double *v_start;  /* rates at the start of the step (Maxwell update) */
-  double h;         /* s, the step being solved (generalized-alpha) */
-  long evaluations; /* dynamics passes (ABA, RNEA, mass solves) */
+  double *Q_new;   /* Maxwell torques at the end of the step being solved */
+  double *v_start; /* rates at the start of the step (Maxwell update) */
+  double h;        /* s, the step being solved (generalized-alpha) */
+  double seg_lo, seg_hi; /* s, the integration segment (rfem_motor_accel) */
+  long evaluations;      /* dynamics passes (ABA, RNEA, mass solves) */
 
   /* integrators */
   rod_genalpha *ga;
@@ -96,9 +97,15 @@ typedef struct rod_rfem {
 int rfem_build(rod_rfem *r);
 
 /* rfem_loads.c */
-/* Motor reference angle (rad), rate (rad/s) and acceleration (rad/s^2). */
-void rfem_motor_reference(const rod_scenario *sc, double t, double *angle,
-                          double *rate, double *accel);
+/* Acceleration (rad/s^2) of the motor reference at time t. The cosine ramp's
+ * acceleration jumps at its start and end; at the ends of the current
+ * integration segment [seg_lo, seg_hi] the limit from inside the segment
+ * is taken, so no step straddles a jump (rfem_step splits at them). */
+double rfem_motor_accel(const rod_rfem *r, double t);
+/* Times in [t0, t1) where the forcing jumps (the prescribed motor's
+ * acceleration at the ramp's start and end), ascending; returns how many
+ * (at most 2). */
+int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out);
 /* Full q, v (and qdd if not NULL) from the free entries, the prescribed
  * link 0 from the reference at time t. */
 void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,

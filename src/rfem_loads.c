@@ -10,17 +10,35 @@
 #include "rod/loads.h"
 #include "v3.h"
 
-void rfem_motor_reference(const rod_scenario *sc, double t, double *angle,
-                          double *rate, double *accel) {
-  rod_motor_reference(sc, t, angle, rate);
-  *accel = 0.0;
+double rfem_motor_accel(const rod_rfem *r, double t) {
+  const rod_scenario *sc = &r->sc;
   if (!sc->motor.enabled)
-    return;
-  /* d^2/dt^2 of A (1 - cos(pi tau / T)) / 2 */
-  double tau = t - sc->motor.start, T = sc->motor.ramp;
-  if (tau > 0 && tau < T)
-    *accel =
-        sc->motor.angle * 0.5 * (M_PI / T) * (M_PI / T) * cos(M_PI * tau / T);
+    return 0.0;
+  /* one-sided limits at the segment's ends: evaluate just inside */
+  const double T = sc->motor.ramp, nudge = 1e-9 * T;
+  if (t <= r->seg_lo)
+    t = r->seg_lo + nudge;
+  else if (t >= r->seg_hi)
+    t = r->seg_hi - nudge;
+  /* d^2/dt^2 of A (1 - cos(pi tau / T)) / 2 (loads.c's ramp) */
+  const double tau = t - sc->motor.start;
+  if (!(tau > 0 && tau < T))
+    return 0.0;
+  return sc->motor.angle * 0.5 * (M_PI / T) * (M_PI / T) * cos(M_PI * tau / T);
+}
+
+int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out) {
+  const rod_scenario *sc = &r->sc;
+  if (!sc->motor.enabled || !r->prescribed)
+    return 0;
+  /* times within 1e-9 of the step of t1 belong to the next step */
+  const double slack = 1e-9 * (t1 - t0);
+  const double jumps[2] = {sc->motor.start, sc->motor.start + sc->motor.ramp};
+  int n = 0;
+  for (int i = 0; i < 2; i++)
+    if (jumps[i] >= t0 - slack && jumps[i] < t1 - slack)
+      out[n++] = jumps[i] < t0 + slack ? t0 : jumps[i];
+  return n;
 }
 
 void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
@@ -28,12 +46,9 @@ void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
   const int f0 = r->first_free;
   const size_t bytes = (size_t)r->nfree * sizeof(double);
   if (f0) {
-    double a, w, dw;
-    rfem_motor_reference(&r->sc, t, &a, &w, &dw);
-    q[0] = a;
-    v[0] = w;
+    rod_motor_reference(&r->sc, t, &q[0], &v[0]);
     if (qdd)
-      qdd[0] = dw;
+      qdd[0] = rfem_motor_accel(r, t);
   }
   memcpy(q + f0, qf, bytes);
   memcpy(v + f0, vf, bytes);
@@ -47,8 +62,8 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
     if (r->role[i] == RFEM_MOTOR) {
       tau[i] = 0.0;
       if (!r->prescribed) { /* PD: kp (ref - q) + kd (ref_rate - dq) */
-        double a, w, dw;
-        rfem_motor_reference(&r->sc, t, &a, &w, &dw);
+        double a, w;
+        rod_motor_reference(&r->sc, t, &a, &w);
         tau[i] = r->k[i] * (a - q[i]) + r->c[i] * (w - v[i]);
       }
       continue;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rfem.h"
+#include "rod/loads.h"
 
 static int static_residual(const double *x, double *res, double *J,
                            void *user) {
@@ -52,9 +53,8 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
   memset(r->q, 0, (size_t)n * sizeof(double));
   memset(r->v, 0, (size_t)n * sizeof(double));
   memset(r->qdd, 0, (size_t)n * sizeof(double));
-  double dummy;
   if (r->prescribed)
-    rfem_motor_reference(&r->sc, 0.0, &r->q[0], &r->v[0], &dummy);
+    rod_motor_reference(&r->sc, 0.0, &r->q[0], &r->v[0]);
   r->v[0] = 0.0; /* the static state is at rest */
   rod_lm_options o = rod_lm_default_options();
   o.tolerance = r->sc.solver.tolerance;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rfem.h"
+#include "rod/loads.h"
 
 /* ---- generalized-alpha ---------------------------------------------------
  * Residual r = M qdd + h(q, v) - tau(q, v) = RNEA(q, v, qdd) - tau on the
@@ -84,8 +85,11 @@ static void ga_restore(rod_rfem *r, double t0) {
 
 static int ga_substeps(rod_rfem *r, double t_end, int m,
                        rod_genalpha_stats *gs) {
+  /* the contract's scaled residual, or corrections below 1e-14 rad where
+   * round-off in large cancelling torques (a stiff PD drive) keeps the
+   * residual above it */
   rod_genalpha_options o = {r->sc.solver.max_iterations, r->sc.solver.tolerance,
-                            r->L / r->EI};
+                            r->L / r->EI, 1e-14};
   const double t0 = rod_genalpha_time(r->ga), h = (t_end - t0) / m;
   for (int i = 0; i < m; i++) {
     const double ts = rod_genalpha_time(r->ga);
@@ -113,8 +117,8 @@ static int ga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
       ga_restore(r, t0);
     status = ga_substeps(r, t_end, m, &gs);
   }
-  st->iterations = gs.iterations;
-  st->residual = gs.residual;
+  st->iterations += gs.iterations;
+  st->residual = fmax(st->residual, gs.residual);
   if (status != ROD_OK)
     return status;
   rfem_unpack(r, t_end, rod_genalpha_q(r->ga), rod_genalpha_v(r->ga),
@@ -198,16 +202,19 @@ static double spectral_bound(rod_rfem *r, double t) {
   return lambda;
 }
 
-int rfem_start_dynamics(rod_rfem *r) {
+/* Accelerations at the current state from the right of r->t (after the
+ * release, or after a jump of the motor's acceleration), and a fresh start
+ * of the integrator there: generalized-alpha's algorithmic acceleration and
+ * RK45's stored derivative would carry the value from before the jump. */
+static int restart(rod_rfem *r) {
   const int f0 = r->first_free;
   const double t = r->t;
-  double a, w, dw;
-  rfem_motor_reference(&r->sc, t, &a, &w, &dw);
+  r->seg_lo = t;
+  r->seg_hi = INFINITY;
   if (r->prescribed) {
-    r->v[0] = w;
-    r->qdd[0] = dw;
+    rod_motor_reference(&r->sc, t, &r->q[0], &r->v[0]);
+    r->qdd[0] = rfem_motor_accel(r, t);
   }
-  /* accelerations at 0+: the tip mass and preload are gone */
   rod_chain_update(r->chain, r->q, r->v);
   rfem_external_forces(r, t, false, r->fext);
   rfem_joint_torques(r, t, r->q, r->v, r->Q, r->tau);
@@ -215,26 +222,57 @@ int rfem_start_dynamics(rod_rfem *r) {
   r->evaluations++;
   if (st != ROD_OK)
     return st;
-  switch (r->sc.rfem.integrator) {
-  case ROD_RFEM_GENALPHA:
+  if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA) {
     rod_genalpha_init(r->ga, t, r->q + f0, r->v + f0, r->qdd + f0, NULL);
-    break;
-  case ROD_RFEM_RK45:
+  } else {
     pack_state(r);
     rod_rk45_reset(r->rk45);
-    break;
-  case ROD_RFEM_RK4: {
-    pack_state(r);
-    /* RK4 is stable to |lambda| h = 2.78 (real) .. 2.83 (imaginary);
-     * 2.0 leaves room for an estimate from below by power iteration */
-    double lambda = spectral_bound(r, t);
-    double n = ceil(r->sc.time.dt * lambda / 2.0);
-    r->rk4_substeps = n < 1 ? 1 : (n > 1e8 ? 100000000 : (int)n);
-    unpack_state(r, t);
-    break;
-  }
   }
   return ROD_OK;
+}
+
+int rfem_start_dynamics(rod_rfem *r) {
+  int st = restart(r); /* at 0+: the tip mass and preload are gone */
+  if (st != ROD_OK || r->sc.rfem.integrator != ROD_RFEM_RK4)
+    return st;
+  /* RK4 is stable to |lambda| h = 2.78 (real) .. 2.83 (imaginary); 2.0
+   * leaves room for an estimate from below by power iteration */
+  double lambda = spectral_bound(r, r->t);
+  double n = ceil(r->sc.time.dt * lambda / 2.0);
+  r->rk4_substeps = n < 1 ? 1 : (n > 1e8 ? 100000000 : (int)n);
+  unpack_state(r, r->t);
+  return ROD_OK;
+}
+
+/* Advance the state from r->t to t_end inside one smooth segment. */
+static int advance(rod_rfem *r, double t_end, rod_step_stats *st) {
+  int status = ROD_OK;
+  rod_ivp_stats is = {0, 0, 0};
+  switch (r->sc.rfem.integrator) {
+  case ROD_RFEM_GENALPHA:
+    status = ga_advance(r, t_end, st);
+    break;
+  case ROD_RFEM_RK45: {
+    rod_rk45_options o = {r->sc.rfem.rtol, r->atol, 0, 10000000};
+    double tt = r->t;
+    status = rod_rk45_advance(r->rk45, ode_rhs, &tt, t_end, r->y, &o, &is, r);
+    if (status == ROD_OK)
+      unpack_state(r, t_end);
+    break;
+  }
+  case ROD_RFEM_RK4: {
+    /* the stability substep, also on a shortened segment */
+    double m = ceil(r->rk4_substeps * (t_end - r->t) / r->sc.time.dt - 1e-9);
+    status = rod_rk4_advance(ode_rhs, r->t, t_end, m < 1 ? 1 : (int)m, r->ny,
+                             r->y, r->ode_work, &is, r);
+    if (status == ROD_OK)
+      unpack_state(r, t_end);
+    break;
+  }
+  }
+  if (status == ROD_OK)
+    r->t = t_end;
+  return status;
 }
 
 int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
@@ -242,25 +280,19 @@ int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
   st->method = ROD_METHOD_SIMPLE;
   const long ev0 = r->evaluations;
   int status = ROD_OK;
-  rod_ivp_stats is = {0, 0, 0};
-  switch (r->sc.rfem.integrator) {
-  case ROD_RFEM_GENALPHA:
-    status = ga_advance(r, t, st);
-    break;
-  case ROD_RFEM_RK45: {
-    rod_rk45_options o = {r->sc.rfem.rtol, r->atol, 0, 10000000};
-    double tt = r->t;
-    status = rod_rk45_advance(r->rk45, ode_rhs, &tt, t, r->y, &o, &is, r);
-    if (status == ROD_OK)
-      unpack_state(r, t);
-    break;
-  }
-  case ROD_RFEM_RK4:
-    status = rod_rk4_advance(ode_rhs, r->t, t, r->rk4_substeps, r->ny, r->y,
-                             r->ode_work, &is, r);
-    if (status == ROD_OK)
-      unpack_state(r, t);
-    break;
+  /* split at jumps of the forcing and restart there (a step across a jump
+   * would see it as a ramp: a first-order error in the response) */
+  double jumps[2];
+  const int nj = rfem_breakpoints(r, r->t, t, jumps);
+  for (int i = 0; i <= nj && status == ROD_OK; i++) {
+    const double b = i < nj ? jumps[i] : t;
+    if (b > r->t) {
+      r->seg_lo = r->t;
+      r->seg_hi = b;
+      status = advance(r, b, st);
+    }
+    if (status == ROD_OK && i < nj)
+      status = restart(r);
   }
   st->integrations = (int)(r->evaluations - ev0);
   if (status != ROD_OK)
@@ -268,6 +300,5 @@ int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
   for (int i = 0; i < r->nlinks; i++)
     if (!isfinite(r->q[i]) || !isfinite(r->v[i]))
       return ROD_ENONFINITE;
-  r->t = t;
   return ROD_OK;
 }

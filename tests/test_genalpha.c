@@ -46,7 +46,7 @@ static int osc_solve(double t, double beta_p, double gamma_p, const double *b,
 static const rod_genalpha_system osc_system = {osc_residual, osc_solve};
 
 static rod_genalpha_options tight(void) {
-  rod_genalpha_options o = {50, 1e-13, 1.0};
+  rod_genalpha_options o = {50, 1e-13, 1.0, 0.0};
   return o;
 }
 
@@ -207,7 +207,7 @@ static void amplification(double rho, double w, double *Amp) {
   rod_genalpha_set_params(g, rod_genalpha_params_from_radius(rho));
   /* linear and exact Newton: one correction leaves round-off of the
    * largest term, w^2 q */
-  rod_genalpha_options opt = {2, 1e-12, 1.0 / (1.0 + w * w)};
+  rod_genalpha_options opt = {2, 1e-12, 1.0 / (1.0 + w * w), 0.0};
   for (int col = 0; col < 3; col++) {
     double x[3] = {0, 0, 0};
     x[col] = 1.0;
@@ -286,7 +286,7 @@ START_TEST(failed_step_keeps_state) {
   rod_genalpha_set_params(g, rod_genalpha_params_from_radius(0.9));
   double q0 = 1.0, v0 = 0.5, a0 = -900 * sin(1.0);
   rod_genalpha_init(g, 0.0, &q0, &v0, &a0, NULL);
-  rod_genalpha_options opt = {0, 1e-14, 1.0}; /* no corrections allowed */
+  rod_genalpha_options opt = {0, 1e-14, 1.0, 0.0}; /* no corrections */
   ck_assert_int_eq(rod_genalpha_step(g, &osc_system, 0.1, &opt, NULL, &o),
                    ROD_ENOCONV);
   ck_assert(rod_genalpha_q(g)[0] == q0 && rod_genalpha_v(g)[0] == v0);

@@ -45,6 +45,10 @@ typedef struct {
   int max_iterations;    /* Newton corrections per step */
   double tolerance;      /* on max_i |r_i| * residual_scale */
   double residual_scale; /* 1 / (unit of the generalised forces) */
+  /* Converged also when a correction moves q by at most this,
+   * max_i beta' |dx_i| (units of q): for residuals that round-off in large
+   * cancelling terms keeps above tolerance. 0 disables. */
+  double step_tolerance;
 } rod_genalpha_options;
 
 typedef struct {
