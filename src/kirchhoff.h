@@ -22,6 +22,9 @@ enum { KR_NODE = ROD_NY + ROD_NQ };
 /* History quantities per point: q (3), u (3), v (3). */
 enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HW = 9 };
 
+/* Past solutions kept for the predictor. */
+enum { KR_PAST = 5 };
+
 /* Evaluation points per interval: the stages of RK4 (Euler uses the
  * first). */
 enum { KR_STAGES = ROD_MAX_STAGES };
@@ -74,18 +77,18 @@ typedef struct rod_kirchhoff {
   rod_bvp bvp;
   rod_shooting *shoot;
   rod_mshoot *mshoot;
-  double state_scale[ROD_NY]; /* units of the 16 states for multiple
-                                 shooting: 1, EI/L^2, EI/L, L/T, 1/T */
-  bool modified_on;           /* modified shooting kept from the last step */
-  int auto_modified;          /* steps auto keeps to modified shooting */
-  double mshoot_c0;           /* c0 of modified shooting's stored Jacobian */
-  double *yref;               /* nodes x ROD_NY reference (predicted) */
-  double *sol_prev[2];        /* the two solutions before sol_y */
-  int n_sol;                  /* accepted dynamic solutions stored (max 3) */
+  double state_scale[ROD_NY];    /* units of the 16 states for multiple
+                                    shooting: 1, EI/L^2, EI/L, L/T, 1/T */
+  bool modified_on;              /* modified shooting kept from the last step */
+  int auto_modified;             /* steps auto keeps to modified shooting */
+  double mshoot_c0;              /* c0 of modified shooting's stored Jacobian */
+  double *yref;                  /* nodes x ROD_NY reference (predicted) */
+  double *sol_prev[KR_PAST - 1]; /* the solutions before sol_y */
+  int n_sol; /* accepted dynamic solutions stored (max KR_PAST) */
 
   /* Accepted solution. */
   double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
-  double x_prev[3][6];       /* the last accepted unknowns, newest first */
+  double x_prev[KR_PAST][6]; /* the last accepted unknowns, newest first */
   int n_prev;                /* how many of x_prev are valid */
   double *rec_val, *rec_der; /* 2 intervals x KR_HW */
   double *sol_y;             /* nodes x KR_NODE, the accepted solution */

@@ -27,6 +27,51 @@ static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
   return 0;
 }
 
+/* The same right-hand side without tangents, for the fused steps. */
+static inline void state_rhs(rod_kirchhoff *k, int j, int stage,
+                             const double *y, double *f) {
+  const size_t point = (size_t)KR_STAGES * j + stage;
+  rod_rhs_work wk;
+  rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
+  double s = k->s[j] + k->integ->c[stage] * k->len[j];
+  rod_rhs_quadratures(&k->rc, y, &wk, s, f + ROD_NY);
+  if (k->history_kind == ROD_HISTORY_STAGE) {
+    double *rec = k->stage_val + point * KR_HW;
+    v3_copy(rec + KR_HQ, y + ROD_Y_Q);
+    v3_copy(rec + KR_HU, wk.u);
+    v3_copy(rec + KR_HV, wk.v);
+  }
+}
+
+enum { KR_NS = ROD_NY + ROD_NQ }; /* state sweep: states and quadratures */
+
+/* Classic RK4 over interval j for the state alone, with the right-hand side
+ * inlined and the sizes known at compile time: the residual sweeps that
+ * dominate the run time. Same arithmetic as rod_spatial_rk4. */
+static void rk4_state_step(rod_kirchhoff *k, int j, double *y) {
+  const double h = k->len[j], h2 = 0.5 * h, h6 = h / 6.0;
+  double k1[KR_NS], k2[KR_NS], k3[KR_NS], k4[KR_NS], yt[ROD_NY];
+  state_rhs(k, j, 0, y, k1);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h2 * k1[i];
+  state_rhs(k, j, 1, yt, k2);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h2 * k2[i];
+  state_rhs(k, j, 2, yt, k3);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h * k3[i];
+  state_rhs(k, j, 3, yt, k4);
+  for (int i = 0; i < KR_NS; i++)
+    y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
+}
+
+static void euler_state_step(rod_kirchhoff *k, int j, double *y) {
+  double f[KR_NS];
+  state_rhs(k, j, 0, y, f);
+  for (int i = 0; i < KR_NS; i++)
+    y[i] += k->len[j] * f[i];
+}
+
 static void store_node(rod_kirchhoff *k, int node, const double *ybuf) {
   double *rec = k->node_y + (size_t)node * KR_NODE;
   memcpy(rec, ybuf, ROD_NY * sizeof(double));
@@ -51,10 +96,16 @@ static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
   }
   store_node(k, a, yb);
   for (int j = a; j < b; j++) {
-    int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NQ, yb, NULL,
-                            k->work, k);
-    if (st)
-      return st;
+    if (nk == 0 && k->integ == &rod_spatial_rk4) {
+      rk4_state_step(k, j, yb);
+    } else if (nk == 0 && k->integ == &rod_spatial_euler) {
+      euler_state_step(k, j, yb);
+    } else {
+      int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NQ, yb, NULL,
+                              k->work, k);
+      if (st)
+        return st;
+    }
     if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
       /* point force: n(s+) = n(s-) - F (seed 002 III.B) */
       memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
