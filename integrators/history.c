@@ -23,13 +23,13 @@ void rod_history_free(rod_history *h) {
   free(h);
 }
 
-rod_history *rod_history_alloc(int intervals, int width) {
+static rod_history *alloc_size(int intervals, int width, size_t size) {
   rod_history *h = calloc(1, sizeof *h);
   if (!h)
     return NULL;
   h->intervals = intervals;
   h->width = width;
-  h->size = 2 * (size_t)intervals * (size_t)width;
+  h->size = size;
   h->val1 = calloc(h->size, sizeof(double));
   h->der1 = calloc(h->size, sizeof(double));
   h->val2 = calloc(h->size, sizeof(double));
@@ -42,6 +42,14 @@ rod_history *rod_history_alloc(int intervals, int width) {
     return NULL;
   }
   return h;
+}
+
+rod_history *rod_history_alloc(int intervals, int width) {
+  return alloc_size(intervals, width, 2 * (size_t)intervals * (size_t)width);
+}
+
+rod_history *rod_history_alloc_points(int points, int width) {
+  return alloc_size(0, width, (size_t)points * (size_t)width);
 }
 
 void rod_history_rest(rod_history *h, const double *val, const double *der) {

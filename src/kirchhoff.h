@@ -51,7 +51,8 @@ typedef struct rod_kirchhoff {
   rod_bdf_coeffs coeffs;
   bool dynamic; /* false: statics (c0 = 0, no history) */
   rod_rhs_const rc;
-  rod_hist_point *hp; /* KR_STAGES per interval */
+  int stages;         /* evaluation points per interval (integ->stages) */
+  rod_hist_point *hp; /* `stages` per interval */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
   double jump_force[3];
@@ -64,7 +65,7 @@ typedef struct rod_kirchhoff {
   rod_history *hist;
   double *H_ends, *Hs_ends, *H_mid;
   rod_history *stage_hist;
-  double *H_stage;   /* KR_STAGES x intervals x KR_HW */
+  double *H_stage;   /* stages x intervals x KR_HW */
   double *stage_val; /* stage records of the last sweep (same layout) */
 
   /* Sweeps. */

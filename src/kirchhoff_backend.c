@@ -145,6 +145,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_model_init(&k->model, sc);
   k->integ = sc->space.integrator == ROD_SPACE_EULER ? &rod_spatial_euler
                                                      : &rod_spatial_rk4;
+  k->stages = k->integ->stages;
   double EI = k->model.K[0], L = k->model.length;
   k->force_scale = EI / (L * L);
   k->moment_scale = EI / L;
@@ -157,9 +158,10 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
   /* a sweep carries at most ROD_NY tangents (modified shooting) */
   const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NQ;
-  k->hp = calloc(KR_STAGES * I, sizeof *k->hp);
-  k->H_stage = calloc(KR_STAGES * I * KR_HW, sizeof(double));
-  k->stage_val = calloc(KR_STAGES * I * KR_HW, sizeof(double));
+  const size_t P = (size_t)k->stages * I; /* evaluation points */
+  k->hp = calloc(P, sizeof *k->hp);
+  k->H_stage = calloc(P * KR_HW, sizeof(double));
+  k->stage_val = calloc(P * KR_HW, sizeof(double));
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->Hs_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->H_mid = calloc(I * KR_HW, sizeof(double));
@@ -175,8 +177,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->out_n = calloc(N * 3, sizeof(double));
   k->out_m = calloc(N * 3, sizeof(double));
   k->hist = rod_history_alloc(k->intervals, KR_HW);
-  /* KR_STAGES points per interval = two pseudo-intervals of two ends */
-  k->stage_hist = rod_history_alloc(2 * k->intervals, KR_HW);
+  k->stage_hist = rod_history_alloc_points((int)P, KR_HW);
   kr_bvp_init(k);
   k->shoot = rod_shooting_alloc(&k->bvp);
   set_state_scale(k);
@@ -310,11 +311,13 @@ static int extrapolation_weights(int degree, int available, double *w) {
 /* Degrees of the extrapolation to the next step, measured over degrees
  * 0..4 on the weight release, the impulse and the Cosserat anchor. For the
  * modified-shooting reference (all node states) integrations per step fell
- * with the degree (weight release 12.3 -> 9.0, anchor 8.3 -> 5.6); for
- * simple shooting's unknowns degree 3 was best (weight release 18 vs 21 at
- * degree 4): a higher degree helps the resolved modes but amplifies the
- * error of modes with w dt > pi/3 like |exp(i w dt) - 1|^(degree + 1). */
-enum { KR_DEGREE_UNKNOWNS = 3, KR_DEGREE_STATES = 4 };
+ * with the degree (weight release 12.3 -> 9.0, anchor 8.3 -> 5.6). For
+ * simple shooting's unknowns degree 4 is best on the anchor (5.5 vs 6.6 at
+ * degree 3) and degree 3 on the weight release (18 vs 21), which auto runs
+ * with modified shooting anyway. A higher degree helps the resolved modes
+ * but amplifies the error of modes with w dt > pi/3 like
+ * |exp(i w dt) - 1|^(degree + 1). */
+enum { KR_DEGREE_UNKNOWNS = 4, KR_DEGREE_STATES = 4 };
 
 /* Predicted unknowns from the last accepted steps. */
 static void predict(const rod_kirchhoff *k, double *x) {

@@ -57,9 +57,13 @@ void kr_postprocess(rod_kirchhoff *k) {
                            ? k->jump_left
                            : k->node_y + (size_t)(j + 1) * KR_NODE;
     size_t ea = (size_t)(2 * j), eb = ea + 1;
-    end_record(k, ya, &k->hp[KR_STAGES * j], k->Hs_ends + ea * KR_HW,
+    end_record(k, ya, &k->hp[k->stages * j], k->Hs_ends + ea * KR_HW,
                k->rec_val + ea * KR_HW, k->rec_der + ea * KR_HW);
-    end_record(k, yb, &k->hp[KR_STAGES * j + 3], k->Hs_ends + eb * KR_HW,
+    /* the end of the interval is RK4's last stage; Euler's node history
+     * only needs the start records */
+    if (k->stages == 1)
+      continue;
+    end_record(k, yb, &k->hp[k->stages * j + 3], k->Hs_ends + eb * KR_HW,
                k->rec_val + eb * KR_HW, k->rec_der + eb * KR_HW);
   }
 }

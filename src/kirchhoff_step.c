@@ -41,13 +41,13 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
     rc->ustar[i] = m->precurvature[i];
     rc->gravity[i] = m->gravity[i];
   }
-  const size_t I = (size_t)k->intervals;
+  const size_t I = (size_t)k->intervals, P = (size_t)k->stages * I;
   if (k->history_kind == ROD_HISTORY_STAGE) {
     if (dynamic)
       rod_history_point_terms(k->stage_hist, c, k->H_stage);
     else
-      memset(k->H_stage, 0, KR_STAGES * I * KR_HW * sizeof(double));
-    for (size_t p = 0; p < KR_STAGES * I; p++)
+      memset(k->H_stage, 0, P * KR_HW * sizeof(double));
+    for (size_t p = 0; p < P; p++)
       fill_point(&k->hp[p], k->H_stage + p * KR_HW, m, fac);
     return;
   }
@@ -60,16 +60,17 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
     memset(k->Hs_ends, 0, 2 * I * KR_HW * sizeof(double));
     memset(k->H_mid, 0, I * KR_HW * sizeof(double));
   }
-  /* RK4's stages: the start, the middle twice, the end */
+  /* Euler's stage is the start; RK4's: the start, the middle twice, the
+   * end */
   for (size_t j = 0; j < I; j++) {
     const double *start = k->H_ends + 2 * j * KR_HW;
-    const double *mid = k->H_mid + j * KR_HW;
-    const double *end = start + KR_HW;
-    rod_hist_point *hp = &k->hp[KR_STAGES * j];
+    rod_hist_point *hp = &k->hp[(size_t)k->stages * j];
     fill_point(&hp[0], start, m, fac);
-    fill_point(&hp[1], mid, m, fac);
-    hp[2] = hp[1];
-    fill_point(&hp[3], end, m, fac);
+    if (k->stages == 4) {
+      fill_point(&hp[1], k->H_mid + j * KR_HW, m, fac);
+      hp[2] = hp[1];
+      fill_point(&hp[3], start + KR_HW, m, fac);
+    }
   }
 }
 

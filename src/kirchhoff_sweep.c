@@ -11,7 +11,7 @@
  * mode it also records q, u, v at the stage for the next steps' history. */
 static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
   rod_kirchhoff *k = user;
-  const size_t point = (size_t)KR_STAGES * j + stage;
+  const size_t point = (size_t)k->stages * j + stage;
   rod_rhs_work wk;
   rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
   for (int d = 1; d <= k->nk; d++)
@@ -30,7 +30,7 @@ static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
 /* The same right-hand side without tangents, for the fused steps. */
 static inline void state_rhs(rod_kirchhoff *k, int j, int stage,
                              const double *y, double *f) {
-  const size_t point = (size_t)KR_STAGES * j + stage;
+  const size_t point = (size_t)k->stages * j + stage;
   rod_rhs_work wk;
   rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
   double s = k->s[j] + k->integ->c[stage] * k->len[j];

@@ -76,9 +76,12 @@ typedef struct {
   double ps[3];
 } rod_rhs_work;
 
-static inline void rod_rhs_eval(const rod_rhs_const *c,
-                                const rod_hist_point *hp, const double *y,
-                                double *f, rod_rhs_work *wk) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp, const double *y,
+             double *f, rod_rhs_work *wk) {
   const double *h = y + ROD_Y_H, *n = y + ROD_Y_N, *m = y + ROD_Y_M;
   const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
   double *R = wk->R, *u = wk->u, *v = wk->v, *a = wk->a, *ps = wk->ps;
@@ -124,9 +127,12 @@ static inline void rod_rhs_eval(const rod_rhs_const *c,
 
 /* Derivatives of the quadratures at arclength s (m), from the values of
  * rod_rhs_eval at the same y. */
-static inline void rod_rhs_quadratures(const rod_rhs_const *c, const double *y,
-                                       const rod_rhs_work *wk, double s,
-                                       double *fq) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_quadratures(const rod_rhs_const *c, const double *y,
+                    const rod_rhs_work *wk, double s, double *fq) {
   const double *q = y + ROD_Y_Q;
   v3_copy(fq + ROD_Q_P, wk->ps);
   fq[ROD_Q_KIN] = 0.5 * c->rho_area * v3_dot(q, q);

@@ -20,6 +20,9 @@
 typedef struct rod_history rod_history;
 
 rod_history *rod_history_alloc(int intervals, int width);
+/* A history of `points` separate points (no interpolation between them):
+ * only rod_history_point_terms applies. */
+rod_history *rod_history_alloc_points(int points, int width);
 void rod_history_free(rod_history *h);
 
 /* The rod at rest in the state val/der (2 * intervals * width values each,
