@@ -63,8 +63,7 @@ static int record(void *user, double t, const rod_sample *s,
     return ROD_EINVAL;
   int i = r->count++;
   r->t[i] = t;
-  memcpy(r->tip + 3 * i, s->position + 3 * (s->points - 1),
-         3 * sizeof(double));
+  memcpy(r->tip + 3 * i, s->position + 3 * (s->points - 1), 3 * sizeof(double));
   r->kinetic[i] = s->kinetic;
   r->elastic[i] = s->elastic;
   r->gravity[i] = s->gravity;

@@ -128,11 +128,13 @@ static rod_recorder *run(const rod_scenario *sc, rod_sim_result *res) {
 }
 
 /* Simple and modified shooting solve the same discrete equations: their
- * trajectories agree to the solver tolerance. */
+ * trajectories agree to the solver tolerance. At dt = 4 ms simple shooting
+ * is well conditioned (error growth 200) and converges at every step. */
 START_TEST(simple_and_modified_agree) {
   rod_scenario a;
   load(&a, "weight_release.ini");
-  a.time.duration = 0.2;
+  a.time.duration = 0.4;
+  a.time.dt = 4e-3;
   a.solver.tolerance = 1e-10;
   rod_scenario b = a;
   a.solver.strategy = ROD_STRATEGY_SIMPLE;
