@@ -36,3 +36,7 @@ void rod_chain_rnea(rod_chain *c, const double *qdd, const double *fext,
     }
   }
 }
+
+const double *rod_chain_joint_force(const rod_chain *c, int i) {
+  return c->f + 6 * i;
+}

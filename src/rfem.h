@@ -89,8 +89,9 @@ typedef struct rod_rfem {
   double *kbuf;  /* nlinks^2: dead-load stiffness */
 
   /* output */
+  bool at_static; /* the state is the static one (loads before release) */
   int npoints;
-  double *s_out, *out_pos, *out_quat, *out_vel;
+  double *s_out, *out_pos, *out_quat, *out_vel, *out_force, *out_moment;
 } rod_rfem;
 
 /* rfem_build.c: the chain of the scenario; ROD_ENOMEM or ROD_OK. */

@@ -1,6 +1,7 @@
 /* The RFEM backend behind rod_backend_ops (include/rod/sim.h): a chain of
  * rigid cylinders joined by spring-damper elements (seeds 000, 001, 003),
- * sampled at s = 0, the joints and L (CONTRACT.md section 3). */
+ * sampled at s = 0, the joints and L (CONTRACT.md section 3), internal
+ * forces and moments included. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static void destroy(void *self) {
   free(r->out_pos);
   free(r->out_quat);
   free(r->out_vel);
+  free(r->out_force);
+  free(r->out_moment);
   free(r);
 }
 
@@ -101,11 +104,48 @@ static int solve_static(void *self, rod_step_stats *st) {
   int status = rfem_solve_static(r, st);
   if (status != ROD_OK)
     return status;
+  r->at_static = true;
   return rfem_start_dynamics(r);
 }
 
 static int step(void *self, double t, rod_step_stats *st) {
-  return rfem_step(self, t, st);
+  rod_rfem *r = self;
+  r->at_static = false;
+  return rfem_step(r, t, st);
+}
+
+/* Internal force n and moment m (world frame) at the points, in the
+ * contract's sense: what the part beyond the point exerts on the part
+ * before it. At a joint that is minus the force the RNEA transmits across
+ * it to the distal element (the chain's kinematics are current); at the
+ * tip, the tip loads. */
+static void internal_forces(rod_rfem *r) {
+  const int n = r->nlinks;
+  rfem_external_forces(r, r->t, r->at_static, r->fext);
+  if (r->at_static)
+    memset(r->full, 0, (size_t)n * sizeof(double));
+  else
+    memcpy(r->full, r->qdd, (size_t)n * sizeof(double));
+  rod_chain_rnea(r->chain, r->full, r->fext, r->tau2);
+  for (int p = 0; p < r->nelements; p++) {
+    const int link = r->el[p].link;
+    const double *f = rod_chain_joint_force(r->chain, link);
+    double R[9];
+    rod_chain_pose(r->chain, link, R, NULL);
+    m3_mul_v(r->out_moment + 3 * p, R, f);
+    m3_mul_v(r->out_force + 3 * p, R, f + 3);
+    v3_scale(r->out_moment + 3 * p, -1.0, r->out_moment + 3 * p);
+    v3_scale(r->out_force + 3 * p, -1.0, r->out_force + 3 * p);
+  }
+  double *nL = r->out_force + 3 * r->nelements;
+  v3_set(nL, 0, 0, 0);
+  v3_set(r->out_moment + 3 * r->nelements, 0, 0, 0);
+  rod_chain_load loads[2];
+  const int nl = rfem_point_loads(r, r->t, r->at_static, loads);
+  const rfem_element *tip = &r->el[r->tip_element];
+  for (int i = 0; i < nl; i++)
+    if (loads[i].body == tip->link && loads[i].point[2] >= tip->length)
+      v3_add(nL, nL, loads[i].force);
 }
 
 /* Points: the proximal end of every element (s = 0 and the joints), then
@@ -128,8 +168,9 @@ static int sample(void *self, rod_sample *out) {
   out->position = r->out_pos;
   out->orientation = r->out_quat;
   out->velocity = r->out_vel;
-  out->force = NULL;
-  out->moment = NULL;
+  internal_forces(r);
+  out->force = r->out_force;
+  out->moment = r->out_moment;
   out->kinetic = rod_chain_kinetic_energy(r->chain);
   out->elastic = rfem_elastic_energy(r);
   out->gravity = rod_chain_gravity_energy(r->chain);

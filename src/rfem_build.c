@@ -81,6 +81,8 @@ static int allocate(rod_rfem *r) {
   r->out_pos = calloc(3 * P, sizeof(double));
   r->out_quat = calloc(4 * P, sizeof(double));
   r->out_vel = calloc(3 * P, sizeof(double));
+  r->out_force = calloc(3 * P, sizeof(double));
+  r->out_moment = calloc(3 * P, sizeof(double));
   if (!r->chain || !r->role || !r->k || !r->c || !r->el || !r->q || !r->v ||
       !r->qdd || !r->Q || !r->Q_new || !r->v_start || !r->fext || !r->tau ||
       !r->tau2 || !r->extra || !r->full || !r->xs || !r->rs || !r->kbuf ||

@@ -354,6 +354,60 @@ START_TEST(static_approaches_kirchhoff) {
 }
 END_TEST
 
+/* Internal forces in the contract's sense (what the part beyond a point
+ * exerts on the part before it). Static: n at a point is the total load
+ * beyond it, m the moment of those loads about the point, n(L) the tip
+ * load. Moving: the moment's component along a joint axis is the spring
+ * and damper torque k q + c dq. */
+START_TEST(internal_forces_balance_loads) {
+  rod_scenario sc;
+  cantilever(&sc, 6, ROD_LAYOUT_CENTERED, true);
+  sc.environment.gravity[2] = -9.81;
+  sc.rod.density = 2.0 / (9.81 * M_PI * 1e-6 / 4); /* w = 2 N/m */
+  sc.rod.bending_damping = 1e-3;
+  sc.tip.mass = 0.1;
+  sc.tip.force[0] = 0.3;
+  rod_rfem *r = make(&sc);
+  solve_static(r);
+  rod_sample s;
+  rod_backend_rfem.sample(r, &s);
+  const double F[3] = {0.3, 0, -0.981}; /* tip load with the mass */
+  for (int p = 0; p < s.points; p++) {
+    double n[3], m[3], d[3], c[3];
+    v3_copy(n, F);
+    v3_sub(d, s.position + 3 * (s.points - 1), s.position + 3 * p);
+    v3_cross(m, d, F);
+    for (int e = p; e < r->nelements; e++) { /* element weights beyond */
+      const rod_chain_link *l = rod_chain_get_link(r->chain, r->el[e].link);
+      double W[3] = {0, 0, -9.81 * l->mass}, pc[3];
+      rod_chain_point(r->chain, r->el[e].link, l->com, pc, NULL);
+      v3_add(n, n, W);
+      v3_sub(d, pc, s.position + 3 * p);
+      v3_cross(c, d, W);
+      v3_add(m, m, c);
+    }
+    for (int i = 0; i < 3; i++) {
+      ROD_ASSERT_NEAR(s.force[3 * p + i], n[i], 1e-14);
+      ROD_ASSERT_NEAR(s.moment[3 * p + i], m[i], 1e-14);
+    }
+  }
+  for (int k = 1; k <= 20; k++) {
+    rod_step_stats st;
+    ck_assert_int_eq(rod_backend_rfem.step(r, 2e-3 * k, &st), ROD_OK);
+  }
+  rod_backend_rfem.sample(r, &s);
+  for (int p = 1; p < r->nelements; p++) {
+    const int link = r->el[p].link;
+    double R[9], a[3];
+    rod_chain_pose(r->chain, link, R, NULL);
+    m3_mul_v(a, R, rod_chain_get_link(r->chain, link)->axis);
+    double spring = r->k[link] * r->q[link] + r->c[link] * r->v[link];
+    ROD_ASSERT_NEAR(v3_dot(a, s.moment + 3 * p), spring, 1e-12);
+  }
+  rod_backend_rfem.destroy(r);
+}
+END_TEST
+
 /* ---- the linearised chain ---------------------------------------------- */
 
 /* Generalised eigenvalues omega^2 of K x = omega^2 M x for the free links
@@ -1060,6 +1114,7 @@ static Suite *rfem_suite(void) {
   tcase_add_test(tg, impulse_acts_at_its_point);
   tcase_add_test(tg, static_converges_to_elastica);
   tcase_add_test(tg, static_approaches_kirchhoff);
+  tcase_add_test(tg, internal_forces_balance_loads);
   suite_add_tcase(s, tg);
   TCase *td = tcase_create("dynamics");
   tcase_set_timeout(td, 30);

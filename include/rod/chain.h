@@ -101,6 +101,11 @@ int rod_chain_solve_mass(rod_chain *c, const double *extra, const double *b,
 void rod_chain_rnea(rod_chain *c, const double *qdd, const double *fext,
                     double *tau);
 
+/* The spatial force (moment, force; body i coordinates at its origin) that
+ * the last rod_chain_rnea found transmitted across joint i from the parent
+ * to body i: the joint reaction plus the joint torque. */
+const double *rod_chain_joint_force(const rod_chain *c, int i);
+
 /* The joint-space mass matrix M(q) by the CRBA (n x n, column-major,
  * armatures on the diagonal). */
 void rod_chain_crba(rod_chain *c, double *M);
