@@ -65,6 +65,9 @@ static void set_tolerances(rod_rfem *r) {
 }
 
 static int create(const rod_scenario *sc, void **self, rod_error *err) {
+  if (sc->rfem.joint == ROD_JOINT_MAXWELL && !(sc->rfem.maxwell_time > 0))
+    return rod_error_set(err, ROD_EINVAL, sc->source, "rfem.maxwell_time",
+                         "must be > 0 for maxwell joints");
   rod_rfem *r = calloc(1, sizeof *r);
   if (!r)
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
