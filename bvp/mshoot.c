@@ -33,7 +33,14 @@ struct rod_mshoot {
   int updates;
   double *bro_a, *bro_b; /* ROD_MSHOOT_UPDATES x nmax each */
   double *tmp;           /* nmax */
+  /* Small systems keep the explicit inverse: LAPACK's banded solves cost
+   * more than a dense matrix-vector product below ROD_MSHOOT_DENSE. */
+  bool dense;
+  double *Hd;    /* n x n inverse Jacobian, column-major */
+  double *lwork; /* dgetri work */
 };
+
+enum { ROD_MSHOOT_DENSE = 128 };
 
 /* Broyden updates kept before the Jacobian is recomputed. */
 enum { ROD_MSHOOT_UPDATES = 24 };
@@ -65,6 +72,8 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->bro_a);
   free(ms->bro_b);
   free(ms->tmp);
+  free(ms->Hd);
+  free(ms->lwork);
   free(ms);
 }
 
@@ -100,9 +109,13 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->bro_a = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
   ms->bro_b = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
   ms->tmp = calloc(nmax, sizeof(double));
-  if (!ms->bro_a || !ms->bro_b || !ms->tmp || !ms->nodes || !ms->jac_nodes ||
-      !ms->scale || !ms->ab || !ms->ipiv || !ms->X || !ms->Xt || !ms->R ||
-      !ms->Rt || !ms->dX || !ms->y || !ms->yn || !ms->dy || !ms->drdy) {
+  const size_t nd = nmax < ROD_MSHOOT_DENSE ? nmax : ROD_MSHOOT_DENSE;
+  ms->Hd = calloc(nd * nd, sizeof(double));
+  ms->lwork = calloc(64 * nd, sizeof(double));
+  if (!ms->bro_a || !ms->bro_b || !ms->tmp || !ms->Hd || !ms->lwork ||
+      !ms->nodes || !ms->jac_nodes || !ms->scale || !ms->ab || !ms->ipiv ||
+      !ms->X || !ms->Xt || !ms->R || !ms->Rt || !ms->dX || !ms->y || !ms->yn ||
+      !ms->dy || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -277,8 +290,23 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   if (st != 0)
     return st;
   const int n = unknowns_of(ms, ms->count);
-  lapack_int info = LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, ms->kl, ms->ku,
-                                        ms->ab, ms->ldab, ms->ipiv);
+  lapack_int info;
+  ms->dense = n <= ROD_MSHOOT_DENSE;
+  if (ms->dense) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++)
+        ms->Hd[(size_t)j * n + i] =
+            (i - j <= ms->kl && j - i <= ms->ku)
+                ? ms->ab[(size_t)j * ms->ldab + (ms->kl + ms->ku + i - j)]
+                : 0.0;
+    info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, ms->Hd, n, ms->ipiv);
+    if (info == 0)
+      info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, n, ms->Hd, n, ms->ipiv,
+                                 ms->lwork, 64 * n);
+  } else {
+    info = LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, ms->kl, ms->ku, ms->ab,
+                               ms->ldab, ms->ipiv);
+  }
   if (info != 0)
     return ROD_ESING;
   ms->jac_valid = true;
@@ -303,9 +331,24 @@ static double dot(const double *a, const double *b, int n) {
 /* out = H v (trans: H^T v) with H = J0^-1 + sum a_i b_i^T; out != v. */
 static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
                           double *out) {
-  memcpy(out, v, (size_t)n * sizeof(double));
-  LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, ms->kl, ms->ku, 1,
-                      ms->ab, ms->ldab, ms->ipiv, out, n);
+  if (ms->dense) {
+    const double *H = ms->Hd;
+    if (trans) {
+      for (int j = 0; j < n; j++)
+        out[j] = dot(H + (size_t)j * n, v, n);
+    } else {
+      memset(out, 0, (size_t)n * sizeof(double));
+      for (int j = 0; j < n; j++) {
+        const double *c = H + (size_t)j * n;
+        for (int i = 0; i < n; i++)
+          out[i] += c[i] * v[j];
+      }
+    }
+  } else {
+    memcpy(out, v, (size_t)n * sizeof(double));
+    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, ms->kl, ms->ku,
+                        1, ms->ab, ms->ldab, ms->ipiv, out, n);
+  }
   for (int i = 0; i < ms->updates; i++) {
     const double *a = ms->bro_a + (size_t)i * n, *b = ms->bro_b + (size_t)i * n;
     if (trans) {
