@@ -3,6 +3,7 @@
 #define ROD_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "rod/scenario.h"
 
@@ -45,6 +46,27 @@ int cli_parse_list(const char *text, double *out, int max);
 
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);
+
+/* Commands that print a CSV table (bench, compare): the common options
+ * plus one `--NAME VALUE` option; -o names the CSV file, not the HDF5
+ * output. Loads the scenario into sc. Returns CLI_OK, an exit code, or -1
+ * after printing help (exit 0). */
+int cli_table_args(int argc, char **argv, const char *command, const char *help,
+                   const char *option, const char **value, rod_scenario *sc,
+                   const char **csv_path);
+
+/* A CSV table written to stdout and, when a path was given, to a file. */
+typedef struct {
+  FILE *file;
+  const char *path;
+} cli_table;
+
+/* Open the table and write its header line; CLI_BAD_INPUT if the file
+ * cannot be created. */
+int cli_table_open(cli_table *t, const char *path, const char *header);
+void cli_table_row(cli_table *t, const char *row);
+/* Close; CLI_FAILED on a write error. */
+int cli_table_close(cli_table *t);
 
 int cmd_run(int argc, char **argv);
 int cmd_static(int argc, char **argv);

@@ -17,35 +17,12 @@ static const char *help =
     "realtime_ratio = simulated time / wall time of the whole run.\n";
 
 int cmd_bench(int argc, char **argv) {
-  cli_common c = {0};
-  const char *dt_list = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      fputs(help, stdout);
-      return CLI_OK;
-    }
-    if (strcmp(argv[i], "--dt") == 0) {
-      if (i + 1 >= argc) {
-        cli_fail("bench: --dt: missing LIST");
-        return CLI_BAD_INPUT;
-      }
-      dt_list = argv[++i];
-      continue;
-    }
-    int r = cli_common_arg(&c, argc, argv, &i);
-    if (r < 0)
-      return CLI_BAD_INPUT;
-    if (r == 0) {
-      cli_fail("bench: unknown option '%s'", argv[i]);
-      return CLI_BAD_INPUT;
-    }
-  }
-  const char *csv_path = c.output;
-  c.output = NULL;
   rod_scenario sc;
-  int rc = cli_load(&c, &sc);
+  const char *dt_list = NULL, *csv_path = NULL;
+  int rc = cli_table_args(argc, argv, "bench", help, "--dt", &dt_list, &sc,
+                          &csv_path);
   if (rc != CLI_OK)
-    return rc;
+    return rc < 0 ? CLI_OK : rc;
   double dts[256];
   int ndt = 1;
   dts[0] = sc.time.dt;
@@ -55,16 +32,12 @@ int cmd_bench(int argc, char **argv) {
              sc.source, dt_list);
     return CLI_BAD_INPUT;
   }
-  FILE *csv = NULL;
-  if (csv_path && !(csv = fopen(csv_path, "w"))) {
-    cli_fail("%s: cannot write", csv_path);
-    return CLI_BAD_INPUT;
-  }
-  const char *header = "dt,steps,wall_s,realtime_ratio,mean_iterations,"
-                       "integrations_per_step,fallbacks\n";
-  fputs(header, stdout);
-  if (csv)
-    fputs(header, csv);
+  cli_table table;
+  rc = cli_table_open(&table, csv_path,
+                      "dt,steps,wall_s,realtime_ratio,mean_iterations,"
+                      "integrations_per_step,fallbacks\n");
+  if (rc != CLI_OK)
+    return rc;
   int exit_code = CLI_OK;
   for (int k = 0; k < ndt; k++) {
     rod_scenario run = sc;
@@ -88,14 +61,8 @@ int cmd_bench(int argc, char **argv) {
              res.steps ? (double)res.iterations / res.steps : 0.0,
              res.steps ? (double)res.integrations / res.steps : 0.0,
              res.fallbacks);
-    fputs(row, stdout);
-    fflush(stdout);
-    if (csv)
-      fputs(row, csv);
+    cli_table_row(&table, row);
   }
-  if (csv && fclose(csv) != 0) {
-    cli_fail("%s: write error", csv_path);
-    return CLI_FAILED;
-  }
-  return exit_code;
+  rc = cli_table_close(&table);
+  return exit_code != CLI_OK ? exit_code : rc;
 }

@@ -95,6 +95,62 @@ int cli_load(const cli_common *c, rod_scenario *sc) {
   return CLI_OK;
 }
 
+int cli_table_args(int argc, char **argv, const char *command, const char *help,
+                   const char *option, const char **value, rod_scenario *sc,
+                   const char **csv_path) {
+  cli_common c = {0};
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      fputs(help, stdout);
+      return -1;
+    }
+    if (strcmp(argv[i], option) == 0) {
+      if (i + 1 >= argc) {
+        cli_fail("%s: %s: missing LIST", command, option);
+        return CLI_BAD_INPUT;
+      }
+      *value = argv[++i];
+      continue;
+    }
+    int r = cli_common_arg(&c, argc, argv, &i);
+    if (r < 0)
+      return CLI_BAD_INPUT;
+    if (r == 0) {
+      cli_fail("%s: unknown option '%s'", command, argv[i]);
+      return CLI_BAD_INPUT;
+    }
+  }
+  *csv_path = c.output;
+  c.output = NULL;
+  return cli_load(&c, sc);
+}
+
+int cli_table_open(cli_table *t, const char *path, const char *header) {
+  t->path = path;
+  t->file = NULL;
+  if (path && !(t->file = fopen(path, "w"))) {
+    cli_fail("%s: cannot write", path);
+    return CLI_BAD_INPUT;
+  }
+  cli_table_row(t, header);
+  return CLI_OK;
+}
+
+void cli_table_row(cli_table *t, const char *row) {
+  fputs(row, stdout);
+  fflush(stdout);
+  if (t->file)
+    fputs(row, t->file);
+}
+
+int cli_table_close(cli_table *t) {
+  if (t->file && fclose(t->file) != 0) {
+    cli_fail("%s: write error", t->path);
+    return CLI_FAILED;
+  }
+  return CLI_OK;
+}
+
 int cli_parse_list(const char *text, double *out, int max) {
   int n = 0;
   const char *p = text;
