@@ -14,6 +14,7 @@ static const struct {
     {"static", cmd_static, "the static equilibrium only (t = 0 of run)"},
     {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
     {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
+    {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
 };
 
 static void usage(FILE *out) {

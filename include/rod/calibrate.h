@@ -1,0 +1,116 @@
+/* Calibration: fit numeric [rod] keys of a scenario (default EI, density
+ * and drag) to a measured tip trajectory (seed 002 section III.A;
+ * CONTRACT.md sections 1 and 4; DESIGN.md section 5).
+ *
+ * Levenberg-Marquardt (rod/lm.h) over log-parameters, so every fitted
+ * value stays positive and the parameters are scaled alike whatever their
+ * units. The Jacobian is taken by forward differences, its 1 + p
+ * simulations (base point and one per parameter) run concurrently on the
+ * available cores. Standard errors come from (J^T J)^-1 times the
+ * residual variance SSR / (m - p).
+ *
+ * Objectives:
+ * - trajectory: the simulated tip minus the measured one at every data
+ *   sample (the coordinates the data has), the static state at t <= 0
+ *   included: with a known tip mass the static deflection pins EI. The
+ *   simulation is interpolated to the data's times (rod/signal.h), so its
+ *   time step need not match the camera's.
+ * - features: the paper's first peak, first valley and final peak of the
+ *   tip's z after release and the oscillation frequency (4 residuals, so
+ *   with 3 keys the residual variance rests on one degree of freedom and
+ *   the standard errors are rough; see calibrate_features.c).
+ *
+ * The library never prints; an optional callback reports progress. */
+#ifndef ROD_CALIBRATE_H
+#define ROD_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rod/lm.h"
+#include "rod/scenario.h"
+#include "rod/status.h"
+#include "rod/tipcsv.h"
+
+#define ROD_CALIB_MAX_KEYS 8 /* every numeric [rod] key at most once */
+
+typedef enum {
+  ROD_CALIB_TRAJECTORY = 0,
+  ROD_CALIB_FEATURES
+} rod_calib_objective;
+
+/* Called after every simulation of the base point (a trial step or the
+ * start): values of the fitted keys, rms residual (m), simulations so far. */
+typedef void (*rod_calib_progress_fn)(const double *values, double rms,
+                                      int simulations, void *user);
+
+typedef struct {
+  rod_calib_objective objective;
+  int nkeys;
+  char keys[ROD_CALIB_MAX_KEYS][32]; /* [rod] key names, e.g. "drag" */
+  int threads;           /* concurrent simulations; 0: the online cores */
+  double fd_step;        /* forward-difference step in log-parameters; 0:
+                            sqrt(solver.tolerance), see calibrate.c */
+  int max_iterations;    /* LM steps tried */
+  double step_tolerance; /* stop when a step changes every parameter by
+                            less than this fraction */
+  rod_calib_progress_fn progress; /* may be NULL */
+  void *progress_user;
+} rod_calib_options;
+
+typedef struct {
+  int nkeys;
+  double initial[ROD_CALIB_MAX_KEYS];   /* start values (units of the key) */
+  double value[ROD_CALIB_MAX_KEYS];     /* fitted values */
+  double std_error[ROD_CALIB_MAX_KEYS]; /* INFINITY when not identifiable */
+  double rms_residual; /* m: sqrt(SSR / m); features: see calibrate.c */
+  int residuals;       /* m */
+  int iterations;      /* LM steps tried */
+  int simulations;     /* runs of the simulation, all threads */
+  int threads;         /* threads used */
+  double wall_time;    /* s */
+  bool converged;      /* false: stopped at max_iterations */
+  rod_lm_stop stop;
+} rod_calib_result;
+
+/* Trajectory objective; bending_stiffness, density, drag; threads 0;
+ * fd_step 0; 100 iterations; step tolerance 1e-6. */
+rod_calib_options rod_calib_default_options(void);
+
+/* Set o's keys from a comma-separated list ("bending_stiffness,drag";
+ * "rod." prefixes allowed). ROD_EINVAL if a key is unknown, not a numeric
+ * [rod] key, or repeated: err = {file, the key, why}. */
+int rod_calib_set_keys(rod_calib_options *o, const char *list, const char *file,
+                       rod_error *err);
+
+/* Fit o's keys of sc to data; fitted = sc with the fitted values (and
+ * has_bending_stiffness when it is fitted). A key whose value is 0 in sc
+ * starts from a physical prior where there is one (drag: a circular
+ * cylinder in still air, 0.5 rho_air C_D d) and is ROD_EINVAL otherwise:
+ * a log-parameter cannot start at 0.
+ * Returns ROD_OK (also when the LM stopped at max_iterations: see
+ * res->converged); ROD_EINVAL for unusable keys or data (err names the
+ * data file, or the scenario for keys); ROD_ENOCONV when a simulation
+ * fails where the fit cannot avoid it (the start point, or a Jacobian
+ * column in both directions), err then holding the parameter values and
+ * the simulation's message; ROD_ENOMEM. */
+int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
+                  const char *data_name, const rod_calib_options *o,
+                  rod_scenario *fitted, rod_calib_result *res, rod_error *err);
+
+/* The [fit] section of CONTRACT.md section 4 for res (keys of o), like
+ * snprintf: returns the length the text needs. */
+size_t rod_calib_fit_section(const rod_calib_options *o,
+                             const rod_calib_result *res, char *buf,
+                             size_t size);
+
+/* Synthetic tip data: run sc and sample its tip at rate Hz from t = 0 to
+ * time.duration (interpolated as the trajectory objective interpolates),
+ * adding Gaussian noise of standard deviation `noise` (m) to each of the
+ * coordinates in `coords` (x, y, z) from rod_random stream `seed`.
+ * ROD_ENOCONV (err: the simulation's message) if the run fails. */
+int rod_calib_synthesize(const rod_scenario *sc, double rate, double noise,
+                         uint64_t seed, const bool coords[3],
+                         rod_tip_data **out, rod_error *err);
+
+#endif

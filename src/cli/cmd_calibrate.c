@@ -1,0 +1,227 @@
+/* rodsim calibrate: fit [rod] keys to a measured tip trajectory and write
+ * the fitted scenario with its [fit] section (CONTRACT.md sections 1, 4). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rod/calibrate.h"
+
+static const char *help =
+    "usage: rodsim calibrate SCENARIO.ini --data TIP.csv [--fit KEYS]\n"
+    "                        [--objective trajectory|features] "
+    "[--set SECTION.KEY=VALUE]...\n"
+    "                        [--threads N] [-o FITTED.ini] [--quiet]\n\n"
+    "Fits the [rod] keys in KEYS (comma separated; default\n"
+    "bending_stiffness,density,drag) to the tip trajectory in TIP.csv (t and\n"
+    "any of x, y, z; t = 0 is the release, earlier rows are the static\n"
+    "state) by Levenberg-Marquardt over log-parameters, starting from the\n"
+    "scenario's values (a drag of 0 starts from that of a cylinder in air).\n"
+    "The Jacobian's simulations run in parallel on N threads (default: the\n"
+    "online cores).\n\n"
+    "Objectives:\n"
+    "  trajectory  simulated minus measured tip at every sample (default)\n"
+    "  features    first peak, first valley, final peak and frequency of z\n"
+    "              after release (seed 002 section III.A)\n\n"
+    "Writes the scenario with the fitted values and a [fit] section (keys,\n"
+    "std_error, rms_residual, iterations, simulations) to FITTED.ini\n"
+    "(default: standard output); a summary goes to standard error.\n"
+    "Exit status: 0 fitted; 1 a simulation failed or the fit did not\n"
+    "converge (the best point is written); 2 bad input.\n";
+
+typedef struct {
+  cli_common c;
+  const char *data, *fit, *objective, *threads;
+} calibrate_args;
+
+/* "--name VALUE": 1 and *value set if argv[*i] is this option, 0 if not,
+ * -1 (printed) if the value is missing. */
+static int option(int argc, char **argv, int *i, const char *name,
+                  const char **value) {
+  if (strcmp(argv[*i], name) != 0)
+    return 0;
+  if (*i + 1 >= argc) {
+    cli_fail("%s: missing value", name);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+/* Parse argv; CLI_OK, CLI_BAD_INPUT (printed), or -1 after --help. */
+static int parse(calibrate_args *a, int argc, char **argv) {
+  static const char *const names[] = {"--data", "--fit", "--objective",
+                                      "--threads"};
+  const char **slots[] = {&a->data, &a->fit, &a->objective, &a->threads};
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      fputs(help, stdout);
+      return -1;
+    }
+    int r = 0;
+    for (int k = 0; k < 4 && r == 0; k++)
+      r = option(argc, argv, &i, names[k], slots[k]);
+    if (r == 0)
+      r = cli_common_arg(&a->c, argc, argv, &i);
+    if (r < 0)
+      return CLI_BAD_INPUT;
+    if (r == 0) {
+      cli_fail("calibrate: unknown option '%s' (see rodsim calibrate --help)",
+               argv[i]);
+      return CLI_BAD_INPUT;
+    }
+  }
+  if (!a->data) {
+    cli_fail("calibrate: missing --data TIP.csv (see rodsim calibrate --help)");
+    return CLI_BAD_INPUT;
+  }
+  return CLI_OK;
+}
+
+/* The options from the arguments; prints and returns CLI_BAD_INPUT. */
+static int options(const calibrate_args *a, const rod_scenario *sc,
+                   rod_calib_options *o) {
+  *o = rod_calib_default_options();
+  if (a->objective && strcmp(a->objective, "features") == 0)
+    o->objective = ROD_CALIB_FEATURES;
+  else if (a->objective && strcmp(a->objective, "trajectory") != 0) {
+    cli_fail("--objective: expected trajectory or features (got '%s')",
+             a->objective);
+    return CLI_BAD_INPUT;
+  }
+  if (a->threads) {
+    char *end;
+    errno = 0;
+    long n = strtol(a->threads, &end, 10);
+    if (end == a->threads || *end || errno || n < 1 || n > 64) {
+      cli_fail("--threads: expected a count from 1 to 64 (got '%s')",
+               a->threads);
+      return CLI_BAD_INPUT;
+    }
+    o->threads = (int)n;
+  }
+  rod_error err = {{0}, {0}, {0}};
+  if (a->fit && rod_calib_set_keys(o, a->fit, sc->source, &err) != ROD_OK) {
+    cli_print_error(&err);
+    return CLI_BAD_INPUT;
+  }
+  return CLI_OK;
+}
+
+static const char *unit_of(const char *key) {
+  static const char *const units[][2] = {
+      {"length", "m"},
+      {"diameter", "m"},
+      {"density", "kg/m^3"},
+      {"youngs_modulus", "Pa"},
+      {"shear_modulus", "Pa"},
+      {"bending_stiffness", "N m^2"},
+      {"bending_damping", "N m^2 s"},
+      {"drag", "kg/m^2"},
+  };
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (strcmp(units[i][0], key) == 0)
+      return units[i][1];
+  return "";
+}
+
+static void summary(const rod_calib_options *o, const rod_calib_result *r,
+                    const rod_tip_data *d, const char *data_name) {
+  const char *coords[3] = {"x", "y", "z"};
+  char have[16] = "";
+  for (int c = 0; c < 3; c++)
+    if (d->has[c])
+      snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
+               have[0] ? "," : "", coords[c]);
+  fprintf(stderr,
+          "calibrate: %d keys to %d samples (t,%s) of %s, %s "
+          "objective\n",
+          o->nkeys, d->n, have, data_name,
+          o->objective == ROD_CALIB_FEATURES ? "features" : "trajectory");
+  for (int j = 0; j < o->nkeys; j++)
+    fprintf(stderr, "  %-18s %-12.7g +- %-9.3g %-8s (start %.6g)\n", o->keys[j],
+            r->value[j], r->std_error[j], unit_of(o->keys[j]), r->initial[j]);
+  fprintf(stderr,
+          "  rms residual %.3g m; %d iterations, %d simulations on %d "
+          "threads, %.1f s\n",
+          r->rms_residual, r->iterations, r->simulations, r->threads,
+          r->wall_time);
+}
+
+/* Progress on a terminal: one line, rewritten. */
+static void progress(const double *values, double rms, int simulations,
+                     void *user) {
+  (void)values;
+  (void)user;
+  fprintf(stderr, "\r  %d simulations, rms residual %.4g m   ", simulations,
+          rms);
+}
+
+/* The fitted scenario and its [fit] section to path (or stdout). */
+static int write_fitted(const char *path, const rod_scenario *fitted,
+                        const rod_calib_options *o, const rod_calib_result *r) {
+  size_t n = rod_scenario_to_ini(fitted, NULL, 0);
+  size_t m = rod_calib_fit_section(o, r, NULL, 0);
+  char *text = malloc(n + m + 2);
+  if (!text) {
+    cli_fail("out of memory");
+    return CLI_FAILED;
+  }
+  rod_scenario_to_ini(fitted, text, n + 1);
+  text[n] = '\n';
+  rod_calib_fit_section(o, r, text + n + 1, m + 1);
+  bool to_stdout = !path || strcmp(path, "-") == 0;
+  FILE *f = to_stdout ? stdout : fopen(path, "w");
+  int rc = CLI_OK;
+  if (!f || fputs(text, f) < 0 || (!to_stdout && fclose(f) != 0)) {
+    cli_fail("%s: cannot write (%s)", to_stdout ? "stdout" : path,
+             strerror(errno));
+    rc = CLI_BAD_INPUT;
+  }
+  free(text);
+  return rc;
+}
+
+int cmd_calibrate(int argc, char **argv) {
+  calibrate_args a = {0};
+  int rc = parse(&a, argc, argv);
+  if (rc != CLI_OK)
+    return rc < 0 ? CLI_OK : rc;
+  const char *fitted_path = a.c.output;
+  a.c.output = NULL; /* -o names the fitted scenario, not output.file */
+  rod_scenario sc, fitted;
+  rod_calib_options o;
+  if ((rc = cli_load(&a.c, &sc)) != CLI_OK ||
+      (rc = options(&a, &sc, &o)) != CLI_OK)
+    return rc;
+  if (!a.c.quiet && isatty(STDERR_FILENO))
+    o.progress = progress;
+  rod_error err = {{0}, {0}, {0}};
+  rod_tip_data *data;
+  if (rod_tip_read(a.data, &data, &err) != ROD_OK) {
+    cli_print_error(&err);
+    return CLI_BAD_INPUT;
+  }
+  rod_calib_result r;
+  int st = rod_calib_fit(&sc, data, a.data, &o, &fitted, &r, &err);
+  if (o.progress)
+    fputs("\r\033[K", stderr);
+  if (st != ROD_OK) {
+    cli_print_error(&err);
+    rod_tip_data_free(data);
+    return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
+  }
+  if (!a.c.quiet)
+    summary(&o, &r, data, a.data);
+  rod_tip_data_free(data);
+  rc = write_fitted(fitted_path, &fitted, &o, &r);
+  if (rc == CLI_OK && !r.converged) {
+    cli_fail("%s: the fit did not converge in %d iterations (the best point "
+             "is written)",
+             sc.source, r.iterations);
+    rc = CLI_FAILED;
+  }
+  return rc;
+}
