@@ -309,7 +309,7 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
   }
   res->converged = status == ROD_OK;
   res->stop = st.stop;
-  res->iterations = st.iterations;
+  res->iterations += st.iterations;
   values_at(c, x, -1, 0.0, res->value);
   const double *r = rod_lm_residual(w);
   double ssr = 0;
@@ -321,11 +321,70 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
   return ROD_OK;
 }
 
+/* The features fit on the same keys: its optimum lies near the
+ * trajectory's, and it has none of the trajectory's local minima where a
+ * start off in frequency leaves the simulation whole periods out of phase
+ * at the data's end. False if the data do not allow it or it fails. */
+static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
+                            const char *name, const rod_calib_options *o,
+                            double *values, rod_calib_result *res) {
+  rod_calib_options fo = *o;
+  fo.objective = ROD_CALIB_FEATURES;
+  fo.prefit = false;
+  rod_calib_result fr;
+  rod_scenario unused;
+  rod_error ignored;
+  int st = rod_calib_fit(sc, data, name, &fo, &unused, &fr, &ignored);
+  res->prefit_simulations = fr.simulations;
+  res->iterations = fr.iterations;
+  memcpy(values, fr.value, sizeof fr.value);
+  return st == ROD_OK && fr.converged;
+}
+
+/* Simulate the scenario's start and the pre-fit side by side and start
+ * the LM from the one with the smaller sum of squares; its residuals
+ * become the cached base point. */
+static int choose_start(fit_context *c, const double *prefit,
+                        rod_calib_result *res) {
+  const int m = c->prob.m;
+  double x[ROD_CALIB_MAX_KEYS], ones[ROD_CALIB_MAX_KEYS], ssr[2] = {0, 0};
+  for (int j = 0; j < c->n; j++) {
+    ones[j] = 1.0;
+    x[j] = 1.0 + log(prefit[j] / c->start[j]);
+  }
+  double *r[2] = {c->r_base, malloc((size_t)m * sizeof(double))};
+  if (!r[1])
+    return ROD_ENOMEM;
+  queue_run(c, 0, ones, -1, 0.0);
+  queue_run(c, 1, x, -1, 0.0);
+  run_queued(c);
+  for (int k = 0; k < 2; k++) {
+    if (run_residuals(c, &c->runs[k], r[k]) != 0)
+      ssr[k] = INFINITY;
+    for (int i = 0; i < m && isfinite(ssr[k]); i++)
+      ssr[k] += r[k][i] * r[k][i];
+  }
+  res->from_prefit = ssr[1] < ssr[0];
+  if (res->from_prefit) {
+    memcpy(c->start, prefit, (size_t)c->n * sizeof *prefit);
+    memcpy(c->r_base, r[1], (size_t)m * sizeof(double));
+  }
+  free(r[1]);
+  /* a failed start is left to the LM's first call, which reports it */
+  c->have_base = isfinite(fmin(ssr[0], ssr[1]));
+  memcpy(c->x_base, ones, (size_t)c->n * sizeof *ones);
+  c->evaluations += c->have_base;
+  return ROD_OK;
+}
+
 int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err) {
   const double t0 = now();
   memset(res, 0, sizeof *res);
+  double prefit[ROD_CALIB_MAX_KEYS];
+  bool have_prefit = o->objective == ROD_CALIB_TRAJECTORY && o->prefit &&
+                     features_prefit(sc, data, data_name, o, prefit, res);
   fit_context *c = calloc(1, sizeof *c);
   if (!c)
     return rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
@@ -336,14 +395,17 @@ int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
     res->nkeys = c->n;
     res->residuals = c->prob.m;
     res->threads = c->threads;
-    memcpy(res->initial, c->start, (size_t)c->n * sizeof *c->start);
-    st = solve(c, res, err);
+    memcpy(res->initial, c->start, sizeof res->initial);
+    if (have_prefit && choose_start(c, prefit, res) != ROD_OK)
+      st = rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
   }
+  if (st == ROD_OK)
+    st = solve(c, res, err);
   if (st == ROD_OK) {
     *fitted = *sc;
     st = calib_apply(fitted, c->n, o->keys, res->value, err);
   }
-  res->simulations = c->simulations;
+  res->simulations = c->simulations + res->prefit_simulations;
   release(c);
   free(c);
   res->wall_time = now() - t0;

@@ -15,6 +15,7 @@ rod_calib_options rod_calib_default_options(void) {
       .fd_step = 0.0,
       .max_iterations = 100,
       .step_tolerance = 1e-6,
+      .prefit = true,
   };
   return o;
 }

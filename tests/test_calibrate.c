@@ -114,7 +114,8 @@ static void cramer_rao(const rod_scenario *truth, const rod_tip_data *d,
 }
 
 /* Three noise levels, fixed seeds, starts 10-15 % off (the drag's start
- * from 0, i.e. the cylinder-in-air prior, at the middle level): the truth
+ * from 0, i.e. the cylinder-in-air prior, at the middle level), through
+ * the features pre-fit, which must give the better start: the truth
  * within 3 standard errors; the rms residual the noise (its sampling sd
  * for 1002 residuals is 2 %, allow 10 %); the standard errors within 15 %
  * of the Cramer-Rao values (the library's use the estimated sigma, +-2 %,
@@ -143,6 +144,7 @@ START_TEST(recovers_parameters_from_noisy_trajectories) {
       ROD_ASSERT_NEAR(r.std_error[j], crb[j], 0.15 * crb[j]);
     }
     ROD_ASSERT_NEAR(r.rms_residual, sigma[level], 0.1 * sigma[level]);
+    ck_assert(r.from_prefit && r.prefit_simulations > 0);
     ck_assert_double_eq(fitted.rod.bending_stiffness, r.value[0]);
     ck_assert(fitted.rod.has_bending_stiffness);
     ck_assert_int_eq(r.residuals, 2 * d->n);
@@ -164,6 +166,7 @@ START_TEST(threads_do_not_change_the_result) {
   rod_scenario start = moved(&truth, 1.1, 0.9, 1.1), fitted;
   rod_calib_result r1, r2;
   rod_calib_options o = rod_calib_default_options();
+  o.prefit = false; /* the trajectory LM alone, from the start */
   o.threads = 1;
   fit(&start, d, &o, &r1, &fitted);
   o.threads = 3;

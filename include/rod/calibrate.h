@@ -54,6 +54,9 @@ typedef struct {
   int max_iterations;    /* LM steps tried */
   double step_tolerance; /* stop when a step changes every parameter by
                             less than this fraction */
+  bool prefit;           /* trajectory: fit the features first (when the
+                            data allow) and start from whichever of that
+                            and the scenario fits the trajectory better */
   rod_calib_progress_fn progress; /* may be NULL */
   void *progress_user;
 } rod_calib_options;
@@ -63,18 +66,21 @@ typedef struct {
   double initial[ROD_CALIB_MAX_KEYS];   /* start values (units of the key) */
   double value[ROD_CALIB_MAX_KEYS];     /* fitted values */
   double std_error[ROD_CALIB_MAX_KEYS]; /* INFINITY when not identifiable */
-  double rms_residual; /* m: sqrt(SSR / m); features: see calibrate.c */
-  int residuals;       /* m */
-  int iterations;      /* LM steps tried */
-  int simulations;     /* runs of the simulation, all threads */
-  int threads;         /* threads used */
-  double wall_time;    /* s */
-  bool converged;      /* false: stopped at max_iterations */
+  double rms_residual;    /* m: sqrt(SSR / m); features: see calibrate.c */
+  int residuals;          /* m */
+  int iterations;         /* LM steps tried, pre-fit included */
+  int simulations;        /* runs of the simulation, all threads, pre-fit
+                             included */
+  int prefit_simulations; /* of the features pre-fit; 0: none */
+  bool from_prefit;       /* the trajectory fit started from the pre-fit */
+  int threads;            /* threads used */
+  double wall_time;       /* s */
+  bool converged;         /* false: stopped at max_iterations */
   rod_lm_stop stop;
 } rod_calib_result;
 
 /* Trajectory objective; bending_stiffness, density, drag; threads 0;
- * fd_step 0; 100 iterations; step tolerance 1e-6. */
+ * fd_step 0; 100 iterations; step tolerance 1e-6; pre-fit on. */
 rod_calib_options rod_calib_default_options(void);
 
 /* Set o's keys from a comma-separated list ("bending_stiffness,drag";

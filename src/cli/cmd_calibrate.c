@@ -1,6 +1,7 @@
 /* rodsim calibrate: fit [rod] keys to a measured tip trajectory and write
  * the fitted scenario with its [fit] section (CONTRACT.md sections 1, 4). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,16 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
           "threads, %.1f s\n",
           r->rms_residual, r->iterations, r->simulations, r->threads,
           r->wall_time);
+  for (int j = 0; j < o->nkeys; j++)
+    if (!isfinite(r->std_error[j])) {
+      fputs("  (an infinite error: the data do not determine that key)\n",
+            stderr);
+      break;
+    }
+  if (r->prefit_simulations > 0)
+    fprintf(stderr, "  (a features pre-fit took %d of the simulations%s)\n",
+            r->prefit_simulations,
+            r->from_prefit ? " and gave the start" : "; its result was worse");
 }
 
 /* Progress on a terminal: one line, rewritten. */
