@@ -223,6 +223,42 @@ START_TEST(features_recover_bending_stiffness) {
 }
 END_TEST
 
+/* Rows before the release (t < 0) are the static state: they compare with
+ * the run's t = 0 sample, and the fit still returns EI. */
+START_TEST(samples_before_release_are_static) {
+  const rod_scenario truth = test_rod(0.3);
+  rod_tip_data *d, *longer;
+  rod_error err;
+  ck_assert_int_eq(rod_calib_synthesize(&truth, 1000, 1e-4, 9, XZ, &d, &err),
+                   ROD_OK);
+  const int before = 20;
+  longer = rod_tip_data_alloc(d->n + before);
+  for (int c = 0; c < 3; c++)
+    longer->has[c] = d->has[c];
+  for (int i = 0; i < longer->n; i++) {
+    int k = i < before ? 0 : i - before; /* the static rows repeat t = 0 */
+    longer->t[i] = i < before ? -1e-3 * (before - i) : d->t[k];
+    for (int c = 0; c < 3; c++)
+      longer->xyz[3 * i + c] =
+          d->xyz[3 * k + c] +
+          (i < before && d->has[c] ? 1e-4 * (i % 3 - 1) : 0.0);
+  }
+  rod_calib_options o = rod_calib_default_options();
+  ck_assert_int_eq(rod_calib_set_keys(&o, "bending_stiffness", "t", &err),
+                   ROD_OK);
+  rod_scenario start = moved(&truth, 1.1, 1, 1), fitted;
+  rod_calib_result r;
+  fit(&start, longer, &o, &r, &fitted);
+  ck_assert_int_eq(r.residuals, 2 * longer->n);
+  ck_assert_msg(fabs(r.value[0] - truth.rod.bending_stiffness) <=
+                    3 * r.std_error[0],
+                "EI %.8g +- %.3g", r.value[0], r.std_error[0]);
+  ROD_ASSERT_NEAR(r.rms_residual, 1e-4, 1e-5);
+  rod_tip_data_free(d);
+  rod_tip_data_free(longer);
+}
+END_TEST
+
 /* ---- keys and bad input -------------------------------------------------*/
 
 START_TEST(keys_are_checked) {
@@ -552,6 +588,7 @@ static Suite *calibrate_suite(void) {
   tcase_add_test(tc, recovers_parameters_from_noisy_trajectories);
   tcase_add_test(tc, threads_do_not_change_the_result);
   tcase_add_test(tc, features_recover_bending_stiffness);
+  tcase_add_test(tc, samples_before_release_are_static);
   tcase_add_test(tc, tracked_frames_return_the_parameters);
   suite_add_tcase(s, tc);
   tc = tcase_create("input");
