@@ -13,6 +13,7 @@ static const struct {
     {"run", cmd_run, "static initial state, then the dynamic simulation"},
     {"static", cmd_static, "the static equilibrium only (t = 0 of run)"},
     {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
+    {"compare", cmd_compare, "RFEM against the Kirchhoff rod, per segment count"},
     {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
 };
