@@ -10,25 +10,10 @@
 
 static char dir[256];
 
-static void make_dir(void) {
-  snprintf(dir, sizeof dir, "/tmp/rodsim_cli_XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_dir(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (dir[0] && system(cmd) != 0)
-    fprintf(stderr, "could not remove %s\n", dir);
-}
-
+static void make_dir(void) { rod_test_dir(dir, sizeof dir, "rodsim_cli"); }
+static void remove_dir(void) { rod_test_rmdir(dir); }
 static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
+  rod_test_write(dir, name, text);
 }
 
 /* Run "rodsim ARGS" in dir; returns the exit status, stderr in err. */

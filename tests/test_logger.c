@@ -12,24 +12,10 @@
 
 static char dir[256];
 
-static void make_dir(void) {
-  snprintf(dir, sizeof dir, "/tmp/rodsim_log_XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-static void remove_dir(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (dir[0])
-    ck_assert_int_eq(system(cmd), 0);
-}
-
+static void make_dir(void) { rod_test_dir(dir, sizeof dir, "rodsim_log"); }
+static void remove_dir(void) { rod_test_rmdir(dir); }
 static void write_scenario(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
+  rod_test_write(dir, name, text);
 }
 
 /* Shape of a dataset; returns its rank. */

@@ -28,6 +28,29 @@ void openblas_set_num_threads(int num_threads);
                   #a, a_, b_, t_);                                             \
   } while (0)
 
+/* A scratch directory for one test: rod_test_dir creates it under /tmp
+ * (path in dir), rod_test_write puts a text file in it, rod_test_rmdir
+ * removes it with its contents. */
+static inline void rod_test_dir(char *dir, size_t size, const char *prefix) {
+  snprintf(dir, size, "/tmp/%s_XXXXXX", prefix);
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+static inline void rod_test_write(const char *dir, const char *name,
+                                  const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+static inline void rod_test_rmdir(const char *dir) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (dir[0] && system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+}
+
 /* Observed order of convergence from errors at step h and h/2. */
 static inline double rod_observed_order(double err_h, double err_h2) {
   return log(err_h / err_h2) / log(2.0);
