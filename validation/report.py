@@ -233,12 +233,15 @@ def study_scenarios(rs, out, quick):
         md.append(f"### {name}\n\n{save(fig, out, ini[:-4] + '.png')}\n")
         md.append(f"`{summary.strip()}`\n")
         fb = int((meth[1:] == 2).sum())
+        K = run["/energy/kinetic"]
         md.append(f"Steps by method: simple {int((meth[1:] == 0).sum())}, "
                   f"modified {int((meth[1:] == 1).sum())}, BDF2 {fb}. "
-                  f"Energy of the motion: {1e3 * (E[1] - E[0]):.3f} mJ "
-                  f"released, {1e3 * (E[-1] - E[0]):.3f} mJ left at "
-                  f"t = {t[-1]:g} s (drag {'and' if fb else 'only'}"
-                  f"{' BDF2 damping' if fb else ''}).\n")
+                  f"Peak kinetic energy {1e3 * K.max():.3f} mJ; after its "
+                  f"maximum (t = {t[int(np.argmax(E))]:.3f} s, when every "
+                  f"load has done its work) the total energy falls by "
+                  f"{1e3 * (E.max() - E[-1]):.3f} mJ to the end, through "
+                  f"air drag"
+                  f"{' and the BDF2 steps' if fb else ''}.\n")
     return "\n".join(md)
 
 
