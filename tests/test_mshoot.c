@@ -1,0 +1,137 @@
+/* Modified simple shooting on a model problem with a known answer:
+ * y'' = lambda^2 y on [0, 1], y(0) = 1, y(1) = 0, whose solution
+ * y = sinh(lambda (1 - s)) / sinh(lambda) simple shooting cannot reach for
+ * large lambda (errors grow like exp(lambda)). Nodes come from the drift
+ * rule alone, or from the spacing rule alone. */
+#include <string.h>
+
+#include "rod/mshoot.h"
+#include "rod/shooting.h"
+#include "rod/status.h"
+#include "testutil.h"
+
+enum { NODES = 201 };
+
+typedef struct {
+  double lambda;
+  double s[NODES];
+} model;
+
+static void start(void *user, const double *x, double *y0, double *dy0) {
+  (void)user;
+  y0[0] = 1.0;  /* y(0) */
+  y0[1] = x[0]; /* y'(0), the unknown */
+  if (dy0) {
+    dy0[0] = 0.0;
+    dy0[1] = 1.0;
+  }
+}
+
+/* RK4 on y1' = y2, y2' = lambda^2 y1, with k tangents (linear: the same
+ * equations). */
+static int propagate(void *user, int a, int b, double *y, int k, double *dy) {
+  model *m = user;
+  const double l2 = m->lambda * m->lambda;
+  for (int j = a; j < b; j++) {
+    double h = m->s[j + 1] - m->s[j];
+    for (int v = -1; v < k; v++) {
+      double *p = v < 0 ? y : dy + 2 * v;
+      double k1a = p[1], k1b = l2 * p[0];
+      double k2a = p[1] + h / 2 * k1b, k2b = l2 * (p[0] + h / 2 * k1a);
+      double k3a = p[1] + h / 2 * k2b, k3b = l2 * (p[0] + h / 2 * k2a);
+      double k4a = p[1] + h * k3b, k4b = l2 * (p[0] + h * k3a);
+      p[0] += h / 6 * (k1a + 2 * k2a + 2 * k3a + k4a);
+      p[1] += h / 6 * (k1b + 2 * k2b + 2 * k3b + k4b);
+    }
+  }
+  return isfinite(y[0]) && isfinite(y[1]) ? 0 : 1;
+}
+
+static void end(void *user, const double *y, double *r, double *drdy) {
+  (void)user;
+  r[0] = y[0]; /* y(1) = 0 */
+  if (drdy) {
+    drdy[0] = 1.0;
+    drdy[1] = 0.0;
+  }
+}
+
+static void check(double lambda, int spacing, double drift) {
+  model m = {.lambda = lambda};
+  for (int j = 0; j < NODES; j++)
+    m.s[j] = (double)j / (NODES - 1);
+  rod_bvp bvp = {.ny = 2,
+                 .nx = 1,
+                 .nnodes = NODES,
+                 .start = start,
+                 .propagate = propagate,
+                 .end = end,
+                 .user = &m};
+  const double scale[2] = {1.0, lambda};
+  rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
+  ck_assert_ptr_nonnull(ms);
+  static double yref[2 * NODES]; /* a poor reference: zero everywhere */
+  memset(yref, 0, sizeof yref);
+  rod_mshoot_options o = {.spacing = spacing,
+                          .drift = drift,
+                          .tolerance = 1e-12,
+                          .max_iterations = 50};
+  double x = 0.0;
+  rod_shooting_stats st;
+  int status = rod_mshoot_solve(ms, &x, yref, &o, &st);
+  ck_assert_msg(status == ROD_OK, "lambda %g: %s", lambda,
+                rod_strerror(status));
+  ck_assert_int_gt(rod_mshoot_node_count(ms), 0);
+  /* y'(0) = -lambda coth(lambda) = -lambda for lambda >= 40 */
+  double exact = -lambda / tanh(lambda);
+  /* RK4 with h = 1/200: relative error ~ (lambda h)^4 / 120 */
+  double lh = lambda / (NODES - 1);
+  ck_assert_msg(fabs(x / exact - 1) < lh * lh * lh * lh / 10 + 1e-12,
+                "lambda %g: y'(0) = %.12g, exact %.12g", lambda, x, exact);
+  rod_mshoot_free(ms);
+}
+
+/* exp(60) = 1e26: far beyond simple shooting in double precision. */
+START_TEST(drift_places_nodes) { check(60.0, 0, 5.0); }
+END_TEST
+
+START_TEST(spacing_places_nodes) { check(60.0, 10, 0.0); }
+END_TEST
+
+/* Simple shooting fails on the same problem: the guard that the test
+ * problem is really out of its reach. */
+START_TEST(simple_shooting_fails) {
+  model m = {.lambda = 60.0};
+  for (int j = 0; j < NODES; j++)
+    m.s[j] = (double)j / (NODES - 1);
+  rod_bvp bvp = {.ny = 2,
+                 .nx = 1,
+                 .nnodes = NODES,
+                 .start = start,
+                 .propagate = propagate,
+                 .end = end,
+                 .user = &m};
+  rod_shooting *sh = rod_shooting_alloc(&bvp);
+  rod_lm_options o = rod_lm_default_options();
+  o.tolerance = 1e-12;
+  o.max_iterations = 200;
+  double x = 0.0;
+  int status = rod_shooting_solve(sh, &x, &o, NULL);
+  double exact = -60.0 / tanh(60.0);
+  ck_assert(status != ROD_OK || fabs(x / exact - 1) > 1e-6);
+  rod_shooting_free(sh);
+}
+END_TEST
+
+static Suite *mshoot_suite(void) {
+  Suite *s = suite_create("mshoot");
+  TCase *tc = tcase_create("model problem");
+  tcase_set_timeout(tc, 30);
+  tcase_add_test(tc, drift_places_nodes);
+  tcase_add_test(tc, spacing_places_nodes);
+  tcase_add_test(tc, simple_shooting_fails);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(mshoot_suite)
