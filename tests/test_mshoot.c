@@ -56,17 +56,24 @@ static void end(void *user, const double *y, double *r, double *drdy) {
   }
 }
 
-static void check(double lambda, int spacing, double drift) {
-  model m = {.lambda = lambda};
+/* The model problem on a uniform grid of NODES points. */
+static rod_bvp model_bvp(model *m, double lambda) {
+  m->lambda = lambda;
   for (int j = 0; j < NODES; j++)
-    m.s[j] = (double)j / (NODES - 1);
+    m->s[j] = (double)j / (NODES - 1);
   rod_bvp bvp = {.ny = 2,
                  .nx = 1,
                  .nnodes = NODES,
                  .start = start,
                  .propagate = propagate,
                  .end = end,
-                 .user = &m};
+                 .user = m};
+  return bvp;
+}
+
+static void check(double lambda, int spacing, double drift) {
+  model m;
+  rod_bvp bvp = model_bvp(&m, lambda);
   const double scale[2] = {1.0, lambda};
   rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
   ck_assert_ptr_nonnull(ms);
@@ -101,16 +108,8 @@ END_TEST
 /* Simple shooting fails on the same problem: the guard that the test
  * problem is really out of its reach. */
 START_TEST(simple_shooting_fails) {
-  model m = {.lambda = 60.0};
-  for (int j = 0; j < NODES; j++)
-    m.s[j] = (double)j / (NODES - 1);
-  rod_bvp bvp = {.ny = 2,
-                 .nx = 1,
-                 .nnodes = NODES,
-                 .start = start,
-                 .propagate = propagate,
-                 .end = end,
-                 .user = &m};
+  model m;
+  rod_bvp bvp = model_bvp(&m, 60.0);
   rod_shooting *sh = rod_shooting_alloc(&bvp);
   rod_lm_options o = rod_lm_default_options();
   o.tolerance = 1e-12;
