@@ -10,21 +10,20 @@
 #include "rod/status.h"
 
 struct rod_lm_workspace {
-  int n, m;         /* current problem size */
-  int n_max, m_max; /* allocated size */
-  double *J;        /* m x n, column-major */
-  double *H;        /* n x n inverse of J (square systems) */
-  double *r;        /* residual at x */
-  double *r_new;    /* residual at the trial point */
-  double *x_new;    /* trial point */
-  double *dx;       /* step */
-  double *D;        /* column scales (Moré) */
-  double *A;        /* (m + n) x n augmented matrix for dgels */
-  double *b;        /* m + n right-hand side */
-  double *Jdx;      /* m */
-  double *tmp;      /* max(m, n) */
-  double *tmp2;     /* max(m, n) */
-  double *lwork;    /* LAPACK work */
+  int n, m;      /* unknowns, residuals */
+  double *J;     /* m x n, column-major */
+  double *H;     /* n x n inverse of J (square systems) */
+  double *r;     /* residual at x */
+  double *r_new; /* residual at the trial point */
+  double *x_new; /* trial point */
+  double *dx;    /* step */
+  double *D;     /* column scales (Moré) */
+  double *A;     /* (m + n) x n augmented matrix for dgels */
+  double *b;     /* m + n right-hand side */
+  double *Jdx;   /* m */
+  double *tmp;   /* max(m, n) */
+  double *tmp2;  /* max(m, n) */
+  double *lwork; /* LAPACK work */
   lapack_int lwork_size;
   lapack_int *ipiv;
   bool j_valid; /* J describes the problem near x */
@@ -73,8 +72,8 @@ rod_lm_workspace *rod_lm_alloc(int n, int m) {
   rod_lm_workspace *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
-  w->n = w->n_max = n;
-  w->m = w->m_max = m;
+  w->n = n;
+  w->m = m;
   size_t nn = (size_t)n, mm = (size_t)m, big = mm > nn ? mm : nn;
   w->J = calloc(mm * nn, sizeof(double));
   w->H = calloc(nn * nn, sizeof(double));
@@ -111,18 +110,6 @@ rod_lm_workspace *rod_lm_alloc(int n, int m) {
     return NULL;
   }
   return w;
-}
-
-int rod_lm_resize(rod_lm_workspace *w, int n, int m) {
-  if (n <= 0 || m < n || n > w->n_max || m > w->m_max ||
-      (size_t)m * n > (size_t)w->m_max * w->n_max)
-    return ROD_EINVAL;
-  if (n != w->n || m != w->m) {
-    w->n = n;
-    w->m = m;
-    rod_lm_forget_jacobian(w);
-  }
-  return ROD_OK;
 }
 
 double *rod_lm_jacobian(rod_lm_workspace *w) { return w->J; }

@@ -117,6 +117,3 @@ void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
     }
   }
 }
-
-const double *rod_history_rate(const rod_history *h) { return h->rate; }
-const double *rod_history_rate_der(const rod_history *h) { return h->rate_der; }

@@ -50,8 +50,4 @@ void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
                       const double *val, const double *der,
                       const double *H_ends, const double *Hs_ends);
 
-/* Time derivative (and its s-derivative) at the last accepted level. */
-const double *rod_history_rate(const rod_history *h);
-const double *rod_history_rate_der(const rod_history *h);
-
 #endif

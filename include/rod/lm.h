@@ -65,14 +65,9 @@ typedef struct rod_lm_workspace rod_lm_workspace;
 
 rod_lm_options rod_lm_default_options(void);
 
-/* n unknowns, m >= n residuals (the largest sizes the workspace will
- * hold). NULL if out of memory. */
+/* n unknowns, m >= n residuals. NULL if out of memory. */
 rod_lm_workspace *rod_lm_alloc(int n, int m);
 void rod_lm_free(rod_lm_workspace *w);
-
-/* Use the workspace for a smaller problem (n <= allocated n, m <= allocated
- * m); forgets the stored Jacobian when the size changes. No allocation. */
-int rod_lm_resize(rod_lm_workspace *w, int n, int m);
 
 /* Solve in place from x. Returns ROD_OK when the residual meets the
  * tolerance (or, for least_squares, at a stationary point), ROD_ENOCONV
