@@ -104,6 +104,12 @@ static void set_state_scale(rod_kirchhoff *k) {
   }
 }
 
+/* Wavenumber k (1/m) of the time-discrete rod, k^4 = rhoA c0^2 / EI: its
+ * solutions vary along s like exp(k s / sqrt 2) (DESIGN.md section 3). */
+static double step_wavenumber(const rod_kirchhoff *k, double c0) {
+  return pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+}
+
 /* Largest k h of the run: the time-discrete rod varies along s on the
  * length 1/k, k^4 = rhoA c0^2 / EI (DESIGN.md section 3), and RK4 on an
  * interval h errs like (k h)^4. */
@@ -112,7 +118,7 @@ static double max_kh(const rod_kirchhoff *k) {
   double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
   double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
   c0 = c0 > c0_be ? c0 : c0_be;
-  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  double kk = step_wavenumber(k, c0);
   double h = 0;
   for (int j = 0; j < k->intervals; j++)
     h = k->len[j] > h ? k->len[j] : h;
@@ -372,7 +378,7 @@ static const double kr_segment_growth = 10.0;
  * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (DESIGN.md section 3); a
  * segment of length sqrt 2 ln(G) / k grows errors by at most G. */
 static int segment_spacing(const rod_kirchhoff *k, double c0) {
-  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  double kk = step_wavenumber(k, c0);
   double len = M_SQRT2 * log(kr_segment_growth) / kk;
   double h = k->model.length / k->intervals;
   if (len >= k->model.length)
@@ -427,7 +433,7 @@ static void shift_solutions(rod_kirchhoff *k) {
 /* Error growth of simple shooting over the whole rod, exp(k L / sqrt 2)
  * (DESIGN.md section 3). */
 static double simple_growth(const rod_kirchhoff *k, double c0) {
-  double kk = pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  double kk = step_wavenumber(k, c0);
   return exp(kk * k->model.length / M_SQRT2);
 }
 
