@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "testutil.h"
+#include "h5util.h"
 
 static char dir[256];
 
@@ -135,16 +135,11 @@ START_TEST(set_and_output_override) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   ck_assert_int_ge(f, 0);
-  hid_t a = H5Aopen(f, "scenario", H5P_DEFAULT);
-  hid_t t = H5Aget_type(a);
-  char *text = NULL;
-  H5Aread(a, t, &text);
+  char *text = rod_test_attr(f, "scenario");
   ck_assert_ptr_nonnull(strstr(text, "[impulse]\npeak = 0.01\n"));
   ck_assert_ptr_nonnull(strstr(text, "gravity = 0 0 -1\n"));
   ck_assert_ptr_nonnull(strstr(text, "file = out.h5\n"));
   H5free_memory(text);
-  H5Tclose(t);
-  H5Aclose(a);
   H5Fclose(f);
 }
 END_TEST
@@ -168,14 +163,9 @@ START_TEST(failure_keeps_converged_steps) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   ck_assert_int_ge(f, 0);
-  hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
-  hid_t t = H5Aget_type(a);
-  char *text = NULL;
-  H5Aread(a, t, &text);
+  char *text = rod_test_attr(f, "status");
   ck_assert_msg(strstr(text, "t = 0.006"), "status: %s", text);
   H5free_memory(text);
-  H5Tclose(t);
-  H5Aclose(a);
   hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT);
   hid_t sp = H5Dget_space(d);
   hsize_t T;

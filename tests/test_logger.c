@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "testutil.h"
+#include "h5util.h"
 
 static char dir[256];
 
@@ -38,17 +38,6 @@ static double *read_all(hid_t f, const char *path, size_t n) {
   for (size_t i = 0; i < n; i++)
     ck_assert_msg(isfinite(v[i]), "%s[%zu] not finite", path, i);
   return v;
-}
-
-static char *read_attr(hid_t f, const char *name) {
-  hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-  ck_assert_msg(a >= 0, "attribute %s missing", name);
-  hid_t t = H5Aget_type(a);
-  char *text = NULL;
-  H5Aread(a, t, &text);
-  H5Tclose(t);
-  H5Aclose(a);
-  return text;
 }
 
 /* Every dataset of the contract with T samples of N points. */
@@ -115,9 +104,10 @@ START_TEST(layout_and_sample_times) {
   for (int i = 0; i < 5; i++)
     for (int k = 0; k < 3; k++)
       ck_assert(tip[3 * i + k] == p[(i * 25 + 24) * 3 + k]);
-  char *status = read_attr(f, "status"), *backend = read_attr(f, "backend");
-  char *version = read_attr(f, "rodsim_version");
-  char *scenario = read_attr(f, "scenario");
+  char *status = rod_test_attr(f, "status"),
+       *backend = rod_test_attr(f, "backend");
+  char *version = rod_test_attr(f, "rodsim_version");
+  char *scenario = rod_test_attr(f, "scenario");
   ck_assert_str_eq(status, "complete");
   ck_assert_str_eq(backend, "kirchhoff");
   ck_assert(strlen(version) > 0);
@@ -173,7 +163,7 @@ START_TEST(killed_run_leaves_readable_file) {
   double *t = read_all(f, "/time", T);
   for (hsize_t i = 1; i < T; i++)
     ck_assert(t[i] > t[i - 1]);
-  char *status = read_attr(f, "status");
+  char *status = rod_test_attr(f, "status");
   ck_assert_str_eq(status, "running");
   H5free_memory(status);
   free(t);
