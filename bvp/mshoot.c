@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "active.h"
 #include "rod/status.h"
 
 struct rod_mshoot {
@@ -22,11 +23,15 @@ struct rod_mshoot {
   int kl, ku, ldab;   /* band of the current structure */
   double *ab;         /* band storage, ldab x n */
   lapack_int *ipiv;
-  double *X, *Xt;      /* unknowns, trial unknowns */
-  double *R, *Rt, *dX; /* residuals, trial residuals, Newton step */
-  double *y, *yn;      /* ny */
-  double *dy;          /* ny x max(nx, ny) */
-  double *drdy;        /* nx x ny */
+  double *X, *Xt;          /* unknowns, trial unknowns */
+  double *R, *Rt, *dX;     /* residuals, trial residuals, Newton step */
+  double *y, *yn;          /* ny */
+  double *dy;              /* ny x max(nx, ny): the carried tangents */
+  double *dy0;             /* ny x nx: all tangents at s = 0 */
+  double *col;             /* ny: a tangent carried unchanged */
+  rod_active act_x, act_y; /* directions the sweeps carry */
+  bool jac_reduced;        /* the stored Jacobian carried fewer */
+  double *drdy;            /* nx x ny */
   double integrations;
   int jacobians;
   /* Broyden updates of the inverse Jacobian: H = J0^-1 + sum a_i b_i^T */
@@ -68,6 +73,8 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->y);
   free(ms->yn);
   free(ms->dy);
+  free(ms->dy0);
+  free(ms->col);
   free(ms->drdy);
   free(ms->bro_a);
   free(ms->bro_b);
@@ -105,6 +112,10 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->y = calloc(ny, sizeof(double));
   ms->yn = calloc(ny, sizeof(double));
   ms->dy = calloc(ny * k, sizeof(double));
+  ms->dy0 = calloc(ny * nx, sizeof(double));
+  ms->col = calloc(ny, sizeof(double));
+  rod_active_all(&ms->act_x, bvp->nx);
+  rod_active_all(&ms->act_y, bvp->ny);
   ms->drdy = calloc(nx * ny, sizeof(double));
   ms->bro_a = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
   ms->bro_b = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
@@ -115,7 +126,7 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   if (!ms->bro_a || !ms->bro_b || !ms->tmp || !ms->Hd || !ms->lwork ||
       !ms->nodes || !ms->jac_nodes || !ms->scale || !ms->ab || !ms->ipiv ||
       !ms->X || !ms->Xt || !ms->R || !ms->Rt || !ms->dX || !ms->y || !ms->yn ||
-      !ms->dy || !ms->drdy) {
+      !ms->dy || !ms->dy0 || !ms->col || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -126,6 +137,20 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
 int rod_mshoot_node_count(const rod_mshoot *ms) { return ms->count; }
 const int *rod_mshoot_nodes(const rod_mshoot *ms) { return ms->nodes; }
 void rod_mshoot_forget_jacobian(rod_mshoot *ms) { ms->jac_valid = false; }
+
+int rod_mshoot_set_active(rod_mshoot *ms, const int *active_x, int nx_count,
+                          const int *active_y, int ny_count) {
+  rod_active ax, ay;
+  bool ok = rod_active_set(&ax, ms->bvp.nx, active_x, nx_count);
+  ok = rod_active_set(&ay, ms->bvp.ny, active_y, ny_count) && ok;
+  bool same =
+      rod_active_equal(&ax, &ms->act_x) && rod_active_equal(&ay, &ms->act_y);
+  if (!same && ms->jac_reduced)
+    ms->jac_valid = false;
+  ms->act_x = ax;
+  ms->act_y = ay;
+  return ok ? ROD_OK : ROD_EINVAL;
+}
 
 /* Band of the Jacobian: rows are [c_1 .. c_m, r_end], columns [x, z_1 ..
  * z_m]; row block c_j couples z_(j-1) (x for j = 1) and z_j. */
@@ -180,6 +205,21 @@ static double drift_of(const rod_mshoot *ms, const double *y, int g) {
   return d;
 }
 
+/* Tangent of direction q at the end of segment seg: carried by the sweep,
+ * or (a direction not carried, rod_mshoot_set_active) its start value. */
+static const double *segment_tangent(rod_mshoot *ms, int seg, int q) {
+  const int ny = ms->bvp.ny;
+  const rod_active *act = seg == 0 ? &ms->act_x : &ms->act_y;
+  int a = act->slot[q];
+  if (a >= 0)
+    return ms->dy + (size_t)a * ny;
+  if (seg == 0)
+    return ms->dy0 + (size_t)q * ny;
+  memset(ms->col, 0, (size_t)ny * sizeof(double));
+  ms->col[q] = ms->scale[q];
+  return ms->col;
+}
+
 /* Residual R at X; with jac also the banded Jacobian. drift > 0 (only with
  * X's new nodes at z = 0) places a node wherever a segment strays from the
  * reference by more than drift. */
@@ -197,16 +237,22 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
   for (int seg = 0; seg <= ms->count; seg++) {
     int a = seg == 0 ? 0 : ms->nodes[seg - 1];
     int k = 0;
+    const rod_active *act = seg == 0 ? &ms->act_x : &ms->act_y;
     if (seg == 0) {
-      k = jac ? nx : 0;
-      b->start(b->user, X, ms->y, k ? ms->dy : NULL);
+      b->start(b->user, X, ms->y, jac ? ms->dy0 : NULL);
+      if (jac) {
+        k = act->count;
+        for (int q = 0; q < k; q++)
+          memcpy(ms->dy + (size_t)q * ny, ms->dy0 + (size_t)act->idx[q] * ny,
+                 (size_t)ny * sizeof(double));
+      }
     } else {
       node_state(ms, seg - 1, X + nx + (size_t)(seg - 1) * ny, ms->y);
       if (jac) {
-        k = ny;
-        memset(ms->dy, 0, (size_t)ny * ny * sizeof(double));
-        for (int l = 0; l < ny; l++)
-          ms->dy[(size_t)l * ny + l] = s[l];
+        k = act->count;
+        memset(ms->dy, 0, (size_t)ny * k * sizeof(double));
+        for (int q = 0; q < k; q++)
+          ms->dy[(size_t)q * ny + act->idx[q]] = s[act->idx[q]];
       }
     }
     int e = seg == ms->count ? last : ms->nodes[seg];
@@ -243,22 +289,26 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
       for (int l = 0; l < ny; l++)
         R[row0 + l] = (ms->y[l] - ms->yn[l]) / s[l];
       if (jac) {
-        for (int q = 0; q < k; q++)
+        for (int q = 0; q < act->n; q++) {
+          const double *t = segment_tangent(ms, seg, q);
           for (int l = 0; l < ny; l++)
-            band_set(ms, row0 + l, col0 + q, ms->dy[(size_t)q * ny + l] / s[l]);
+            band_set(ms, row0 + l, col0 + q, t[l] / s[l]);
+        }
         for (int l = 0; l < ny; l++)
           band_set(ms, row0 + l, nx + seg * ny + l, -1.0);
       }
     } else {
       b->end(b->user, ms->y, R + row0, jac ? ms->drdy : NULL);
       if (jac)
-        for (int q = 0; q < k; q++)
+        for (int q = 0; q < act->n; q++) {
+          const double *t = segment_tangent(ms, seg, q);
           for (int i = 0; i < nx; i++) {
             double sum = 0;
             for (int l = 0; l < ny; l++)
-              sum += ms->drdy[(size_t)l * nx + i] * ms->dy[(size_t)q * ny + l];
+              sum += ms->drdy[(size_t)l * nx + i] * t[l];
             band_set(ms, row0 + i, col0 + q, sum);
           }
+        }
     }
   }
   ms->integrations += work;
@@ -310,6 +360,8 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   if (info != 0)
     return ROD_ESING;
   ms->jac_valid = true;
+  ms->jac_reduced = ms->act_x.count < ms->bvp.nx ||
+                    (ms->count > 0 && ms->act_y.count < ms->bvp.ny);
   ms->updates = 0;
   ms->jac_count = ms->count;
   memcpy(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int));

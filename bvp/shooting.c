@@ -5,16 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "active.h"
 #include "rod/status.h"
 
 struct rod_shooting {
   rod_bvp bvp;
   rod_lm_workspace *lm;
-  double *y;      /* ny */
-  double *dy;     /* ny x nx */
-  double *drdy;   /* nx x ny */
-  double *x_last; /* unknowns of the last sweep */
-  double *r;      /* residual scratch */
+  double *y;        /* ny */
+  double *dy;       /* ny x nx: the carried tangents */
+  double *dy0;      /* ny x nx: all tangents at the start */
+  rod_active act;   /* directions the sweeps carry */
+  bool jac_reduced; /* the stored Jacobian carried fewer than nx */
+  double *drdy;     /* nx x ny */
+  double *x_last;   /* unknowns of the last sweep */
+  double *r;        /* residual scratch */
   bool evaluated;
   double integrations;
   int jacobians;
@@ -26,6 +30,7 @@ void rod_shooting_free(rod_shooting *sh) {
   rod_lm_free(sh->lm);
   free(sh->y);
   free(sh->dy);
+  free(sh->dy0);
   free(sh->drdy);
   free(sh->x_last);
   free(sh->r);
@@ -41,43 +46,65 @@ rod_shooting *rod_shooting_alloc(const rod_bvp *bvp) {
   sh->lm = rod_lm_alloc(bvp->nx, bvp->nx);
   sh->y = calloc(ny, sizeof(double));
   sh->dy = calloc(ny * nx, sizeof(double));
+  sh->dy0 = calloc(ny * nx, sizeof(double));
+  rod_active_all(&sh->act, bvp->nx);
   sh->drdy = calloc(nx * ny, sizeof(double));
   sh->x_last = calloc(nx, sizeof(double));
   sh->r = calloc(nx, sizeof(double));
-  if (!sh->lm || !sh->y || !sh->dy || !sh->drdy || !sh->x_last || !sh->r) {
+  if (!sh->lm || !sh->y || !sh->dy || !sh->dy0 || !sh->drdy || !sh->x_last ||
+      !sh->r) {
     rod_shooting_free(sh);
     return NULL;
   }
   return sh;
 }
 
-/* r(x) and, if J, the Jacobian from one sweep carrying nx tangents. */
+/* r(x) and, if J, the Jacobian from one sweep carrying the active tangents
+ * (the others keep their start values). */
 static int residual(const double *x, double *r, double *J, void *user) {
   rod_shooting *sh = user;
   const rod_bvp *b = &sh->bvp;
   const int nx = b->nx, ny = b->ny;
-  int k = J ? nx : 0;
+  const size_t col = (size_t)ny * sizeof(double);
+  int k = J ? sh->act.count : 0;
   memcpy(sh->x_last, x, (size_t)nx * sizeof(double));
   sh->evaluated = true;
-  b->start(b->user, x, sh->y, k ? sh->dy : NULL);
+  b->start(b->user, x, sh->y, J ? sh->dy0 : NULL);
+  for (int a = 0; a < k; a++)
+    memcpy(sh->dy + (size_t)a * ny, sh->dy0 + (size_t)sh->act.idx[a] * ny, col);
   int st = b->propagate(b->user, 0, b->nnodes - 1, sh->y, k, sh->dy);
   sh->integrations += 1 + k;
-  if (k)
+  if (J) {
     sh->jacobians++;
+    sh->jac_reduced = k < nx;
+  }
   if (st != 0)
     return st;
-  b->end(b->user, sh->y, r, k ? sh->drdy : NULL);
-  if (k) {
+  b->end(b->user, sh->y, r, J ? sh->drdy : NULL);
+  if (J) {
     /* J = dr/dy * dy/dx, (nx x ny) (ny x nx) */
-    for (int j = 0; j < nx; j++)
+    for (int j = 0; j < nx; j++) {
+      int a = sh->act.slot[j];
+      const double *t =
+          a >= 0 ? sh->dy + (size_t)a * ny : sh->dy0 + (size_t)j * ny;
       for (int i = 0; i < nx; i++) {
         double s = 0;
         for (int l = 0; l < ny; l++)
-          s += sh->drdy[(size_t)l * nx + i] * sh->dy[(size_t)j * ny + l];
+          s += sh->drdy[(size_t)l * nx + i] * t[l];
         J[(size_t)j * nx + i] = s;
       }
+    }
   }
   return 0;
+}
+
+int rod_shooting_set_active(rod_shooting *sh, const int *active, int count) {
+  rod_active a;
+  bool ok = rod_active_set(&a, sh->bvp.nx, active, count);
+  if (!rod_active_equal(&a, &sh->act) && sh->jac_reduced)
+    rod_lm_forget_jacobian(sh->lm);
+  sh->act = a;
+  return ok ? ROD_OK : ROD_EINVAL;
 }
 
 int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,

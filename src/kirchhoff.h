@@ -8,6 +8,7 @@
 
 #include "rod/bdf.h"
 #include "rod/history.h"
+#include "rod/linpred.h"
 #include "rod/model.h"
 #include "rod/mshoot.h"
 #include "rod/scenario.h"
@@ -51,6 +52,8 @@ typedef struct rod_kirchhoff {
   rod_bdf_coeffs coeffs;
   bool dynamic; /* false: statics (c0 = 0, no history) */
   rod_rhs_const rc;
+  bool planar;        /* the step stays in the x-z plane: planar right-hand side
+                         and tangents of the in-plane directions only */
   int stages;         /* evaluation points per interval (integ->stages) */
   rod_hist_point *hp; /* `stages` per interval */
   double base_h[4], base_q[3], base_w[3];
@@ -85,7 +88,16 @@ typedef struct rod_kirchhoff {
   double mshoot_c0;              /* c0 of modified shooting's stored Jacobian */
   double *yref;                  /* nodes x ROD_NY reference (predicted) */
   double *sol_prev[KR_PAST - 1]; /* the solutions before sol_y */
-  int n_sol; /* accepted dynamic solutions stored (max KR_PAST) */
+  int n_sol;          /* accepted dynamic solutions stored (max KR_PAST) */
+  rod_linpred *lp;    /* linear prediction of the node states */
+  double *lp_z;       /* nodes x ROD_NY: the accepted states, packed */
+  bool lp_fitted;     /* lp fitted after the last accepted step */
+  bool have_linear;   /* x_linear predicts the current step */
+  bool use_linear;    /* the solver starts from x_linear */
+  double x_poly[6];   /* unknowns by polynomial extrapolation */
+  double x_linear[6]; /* unknowns by the linear recurrence */
+  double err_poly, err_linear; /* running errors of both (scaled units;
+                                  negative: none yet) */
 
   /* Accepted solution. */
   double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
@@ -109,6 +121,16 @@ void kr_bvp_init(rod_kirchhoff *k);
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
+bool kr_planar_symmetric(const rod_kirchhoff *k);
+
+/* kirchhoff_predict.c: predictors of the step's unknowns and states */
+rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
+void kr_reset_prediction(rod_kirchhoff *k);
+void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
+void kr_predict(const rod_kirchhoff *k, double *x);
+void kr_predict_states(rod_kirchhoff *k); /* into yref */
+void kr_accept(rod_kirchhoff *k, const double *x);
+void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
 
 /* kirchhoff_post.c: energies and history records of a converged step */
 void kr_postprocess(rod_kirchhoff *k);

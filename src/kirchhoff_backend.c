@@ -18,6 +18,8 @@ static void destroy(void *self) {
     free(k->sol_prev[i]);
   rod_history_free(k->hist);
   rod_history_free(k->stage_hist);
+  rod_linpred_free(k->lp);
+  free(k->lp_z);
   free(k->H_stage);
   free(k->stage_val);
   free(k->s);
@@ -189,15 +191,17 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   set_state_scale(k);
   k->mshoot = rod_mshoot_alloc(&k->bvp, k->state_scale, KR_MAX_NODES);
   k->mshoot_c0 = -1.0;
+  k->lp = kr_alloc_predictor(k);
+  k->lp_z = calloc(N * ROD_NY, sizeof(double));
   k->yref = calloc(N * ROD_NY, sizeof(double));
   bool past_ok = true;
   for (int i = 0; i < KR_PAST - 1; i++)
     past_ok = (k->sol_prev[i] = calloc(N * KR_NODE, sizeof(double))) && past_ok;
-  if (!k->mshoot || !k->yref || !past_ok || !k->hp || !k->H_ends ||
-      !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work || !k->node_y ||
-      !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos || !k->out_quat ||
-      !k->out_vel || !k->out_n || !k->out_m || !k->hist || !k->stage_hist ||
-      !k->H_stage || !k->stage_val || !k->shoot) {
+  if (!k->lp || !k->lp_z || !k->mshoot || !k->yref || !past_ok || !k->hp ||
+      !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
+      !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
+      !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
+      !k->stage_hist || !k->H_stage || !k->stage_val || !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -232,6 +236,21 @@ static void rigid_guess(const rod_kirchhoff *k, double *x) {
   }
 }
 
+/* The planar right-hand side and in-plane tangents when the step allows
+ * them (kr_planar_symmetric; solver.planar = auto). Bit for bit the same
+ * results as the 3D path, at about half the cost. */
+static void set_planar(rod_kirchhoff *k) {
+  /* in-plane directions: n_x, n_z, m_y of the unknowns; h0, h2, n_x, n_z,
+   * m_y, q_x, q_z, w_y of the states (every even index) */
+  static const int in_x[] = {0, 2, 4};
+  static const int in_y[] = {0, 2, 4, 6, 8, 10, 12, 14};
+  k->planar = k->sc.solver.planar == ROD_PLANAR_AUTO && kr_planar_symmetric(k);
+  bool reduce = k->planar;
+  rod_shooting_set_active(k->shoot, reduce ? in_x : NULL, reduce ? 3 : 0);
+  rod_mshoot_set_active(k->mshoot, reduce ? in_x : NULL, reduce ? 3 : 0,
+                        reduce ? in_y : NULL, reduce ? 8 : 0);
+}
+
 static rod_lm_options shooting_options(const rod_kirchhoff *k) {
   rod_lm_options o = rod_lm_default_options();
   o.tolerance = k->sc.solver.tolerance;
@@ -239,11 +258,6 @@ static rod_lm_options shooting_options(const rod_kirchhoff *k) {
   o.lambda0 = 0.0; /* Newton steps first, damping only when they fail */
   o.step_tolerance = 1e-15;
   return o;
-}
-
-static void accept(rod_kirchhoff *k, const double *x) {
-  memcpy(k->x, x, sizeof k->x);
-  memcpy(k->sol_y, k->node_y, (size_t)k->nodes * KR_NODE * sizeof(double));
 }
 
 static void add_stats(rod_step_stats *st, const rod_shooting_stats *s) {
@@ -258,6 +272,7 @@ static int solve_static(void *self, rod_step_stats *st) {
   rod_bdf_coeffs zero = {0, 0, 0, 0};
   kr_set_coefficients(k, &zero, false);
   kr_set_loads(k, 0.0, true);
+  set_planar(k);
   double x[6];
   rigid_guess(k, x);
   rod_lm_options o = shooting_options(k);
@@ -287,74 +302,16 @@ static int solve_static(void *self, rod_step_stats *st) {
     return status;
   kr_postprocess(k);
   kr_rest_history(k);
-  accept(k, x);
+  kr_accept(k, x);
   memcpy(k->x_prev[0], x, sizeof k->x);
   k->n_prev = 1;
   k->n_sol = 1;
+  kr_reset_prediction(k);
   k->time = 0.0;
   k->steps = 0;
   k->have_jacobian_c0 = false;
   st->method = ROD_METHOD_SIMPLE;
   return ROD_OK;
-}
-
-/* Weights of the polynomial of degree `degree` through the newest
- * degree + 1 values, evaluated one step ahead:
- * w_i = (-1)^i binomial(degree + 1, i + 1). Returns the number of values
- * used (at least 1, at most `available`). */
-static int extrapolation_weights(int degree, int available, double *w) {
-  int n = degree + 1 < available ? degree + 1 : available;
-  if (n < 1) /* the static state alone */
-    n = 1;
-  double b = n; /* binomial(n, 1) */
-  for (int i = 0; i < n; i++) {
-    w[i] = (i % 2 ? -1.0 : 1.0) * b;
-    b = b * (n - i - 1) / (i + 2);
-  }
-  return n;
-}
-
-/* Degrees of the extrapolation to the next step, measured over degrees
- * 0..4 on the weight release, the impulse and the Cosserat anchor. For the
- * modified-shooting reference (all node states) integrations per step fell
- * with the degree (weight release 12.3 -> 9.0, anchor 8.3 -> 5.6). For
- * simple shooting's unknowns degree 4 is best on the anchor (5.5 vs 6.6 at
- * degree 3) and degree 3 on the weight release (18 vs 21), which auto runs
- * with modified shooting anyway. A higher degree helps the resolved modes
- * but amplifies the error of modes with w dt > pi/3 like
- * |exp(i w dt) - 1|^(degree + 1). */
-enum { KR_DEGREE_UNKNOWNS = 4, KR_DEGREE_STATES = 4 };
-
-/* Predicted unknowns from the last accepted steps. */
-static void predict(const rod_kirchhoff *k, double *x) {
-  double w[KR_PAST];
-  int n = extrapolation_weights(KR_DEGREE_UNKNOWNS, k->n_prev, w);
-  for (int i = 0; i < 6; i++) {
-    x[i] = 0;
-    for (int l = 0; l < n; l++)
-      x[i] += w[l] * k->x_prev[l][i];
-  }
-}
-
-/* Reference trajectory of modified shooting: the node states extrapolated
- * from the last accepted solutions. */
-static void predict_states(rod_kirchhoff *k) {
-  const size_t N = (size_t)k->nodes;
-  double w[KR_PAST];
-  int n = extrapolation_weights(KR_DEGREE_STATES, k->n_sol, w);
-  const double *past[KR_PAST];
-  past[0] = k->sol_y;
-  for (int l = 1; l < KR_PAST; l++)
-    past[l] = k->sol_prev[l - 1];
-  for (size_t j = 0; j < N; j++) {
-    double *r = k->yref + j * ROD_NY;
-    for (int i = 0; i < ROD_NY; i++) {
-      double v = 0;
-      for (int l = 0; l < n; l++)
-        v += w[l] * past[l][j * KR_NODE + i];
-      r[i] = v;
-    }
-  }
 }
 
 /* Drift from the reference (scaled state units) beyond which modified
@@ -393,12 +350,13 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                    bool modified, double *x, rod_step_stats *st) {
   kr_set_coefficients(k, c, true);
   kr_set_loads(k, t, false);
-  predict(k, x);
+  set_planar(k);
+  kr_predict(k, x);
   rod_lm_options o = shooting_options(k);
   rod_shooting_stats ss;
   int status;
   if (modified) {
-    predict_states(k);
+    kr_predict_states(k);
     rod_mshoot_options mo = {
         .spacing = segment_spacing(k, c->c0),
         .drift = kr_drift,
@@ -420,14 +378,6 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   }
   add_stats(st, &ss);
   return status;
-}
-
-/* Before accepting a new solution: the current one becomes the previous. */
-static void shift_solutions(rod_kirchhoff *k) {
-  double *t = k->sol_prev[KR_PAST - 2];
-  memmove(k->sol_prev + 1, k->sol_prev, (KR_PAST - 2) * sizeof k->sol_prev[0]);
-  k->sol_prev[0] = t;
-  memcpy(t, k->sol_y, (size_t)k->nodes * KR_NODE * sizeof(double));
 }
 
 /* Error growth of simple shooting over the whole rod, exp(k L / sqrt 2)
@@ -484,6 +434,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
   bool modified = modified_first(k, c.c0);
   double x[6];
+  kr_prepare_prediction(k);
   st->method = modified ? ROD_METHOD_MODIFIED : ROD_METHOD_SIMPLE;
   int status = attempt(k, t, &c, modified, x, st);
   if (status != ROD_OK && !modified && !only_simple) {
@@ -510,18 +461,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   }
   kr_postprocess(k);
   kr_push_history(k);
-  if (first) { /* the static state is not on the dynamic trajectory */
-    k->n_prev = 0;
-    k->n_sol = 0;
-  }
-  shift_solutions(k);
-  accept(k, x);
-  if (k->n_sol < KR_PAST)
-    k->n_sol++;
-  memmove(k->x_prev[1], k->x_prev[0], (KR_PAST - 1) * sizeof k->x_prev[0]);
-  memcpy(k->x_prev[0], x, sizeof k->x);
-  if (k->n_prev < KR_PAST)
-    k->n_prev++;
+  kr_record_step(k, x, first);
   k->time = t;
   k->steps++;
   return ROD_OK;

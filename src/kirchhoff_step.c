@@ -95,3 +95,30 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   rod_base_motion(sc, &k->model, t, k->base_h, k->base_w);
   v3_set(k->base_q, 0, 0, 0);
 }
+
+/* True when the step's equations are symmetric under the reflection y ->
+ * -y, so that a rod in the x-z plane stays there exactly: loads, gravity,
+ * precurvature and the clamp's motion in the plane, the clamp turning about
+ * y, and a planar history (the odd components of Q, U, V zero at every
+ * evaluation point). Then rod_rhs_eval_planar applies and tangents of the
+ * out-of-plane directions stay decoupled (rod_shooting_set_active). */
+bool kr_planar_symmetric(const rod_kirchhoff *k) {
+  const rod_rhs_const *c = &k->rc;
+  if (c->bn[1] != 0 || c->gravity[1] != 0 || c->ustar[0] != 0 ||
+      c->ustar[2] != 0)
+    return false;
+  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0 ||
+      k->jump_force[1] != 0)
+    return false;
+  if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
+      k->base_w[0] != 0 || k->base_w[2] != 0)
+    return false;
+  const int P = k->stages * k->intervals;
+  for (int p = 0; p < P; p++) {
+    const rod_hist_point *hp = &k->hp[p];
+    if (hp->Q[1] != 0 || hp->U[0] != 0 || hp->U[2] != 0 || hp->V[1] != 0 ||
+        hp->au[0] != 0 || hp->au[2] != 0 || hp->av[1] != 0)
+      return false;
+  }
+  return true;
+}

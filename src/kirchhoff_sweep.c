@@ -13,7 +13,10 @@ static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
   rod_kirchhoff *k = user;
   const size_t point = (size_t)k->stages * j + stage;
   rod_rhs_work wk;
-  rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
+  if (k->planar)
+    rod_rhs_eval_planar(&k->rc, &k->hp[point], y, f, &wk);
+  else
+    rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
   for (int d = 1; d <= k->nk; d++)
     rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
   double s = k->s[j] + k->integ->c[stage] * k->len[j];
@@ -27,12 +30,20 @@ static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
   return 0;
 }
 
-/* The same right-hand side without tangents, for the fused steps. */
-static inline void state_rhs(rod_kirchhoff *k, int j, int stage,
-                             const double *y, double *f) {
+/* The same right-hand side without tangents, for the fused steps; planar
+ * is a constant in each caller, so each gets its own inlined copy. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+state_rhs(rod_kirchhoff *k, int j, int stage, const double *y, double *f,
+          const bool planar) {
   const size_t point = (size_t)k->stages * j + stage;
   rod_rhs_work wk;
-  rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
+  if (planar)
+    rod_rhs_eval_planar(&k->rc, &k->hp[point], y, f, &wk);
+  else
+    rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
   double s = k->s[j] + k->integ->c[stage] * k->len[j];
   rod_rhs_quadratures(&k->rc, y, &wk, s, f + ROD_NY);
   if (k->history_kind == ROD_HISTORY_STAGE) {
@@ -45,37 +56,89 @@ static inline void state_rhs(rod_kirchhoff *k, int j, int stage,
 
 enum { KR_NS = ROD_NY + ROD_NQ }; /* state sweep: states and quadratures */
 
-/* Classic RK4 over interval j for the state alone, with the right-hand side
- * inlined and the sizes known at compile time: the residual sweeps that
- * dominate the run time. Same arithmetic as rod_spatial_rk4. */
-static void rk4_state_step(rod_kirchhoff *k, int j, double *y) {
-  const double h = k->len[j], h2 = 0.5 * h, h6 = h / 6.0;
-  double k1[KR_NS], k2[KR_NS], k3[KR_NS], k4[KR_NS], yt[ROD_NY];
-  state_rhs(k, j, 0, y, k1);
-  for (int i = 0; i < ROD_NY; i++)
-    yt[i] = y[i] + h2 * k1[i];
-  state_rhs(k, j, 1, yt, k2);
-  for (int i = 0; i < ROD_NY; i++)
-    yt[i] = y[i] + h2 * k2[i];
-  state_rhs(k, j, 2, yt, k3);
-  for (int i = 0; i < ROD_NY; i++)
-    yt[i] = y[i] + h * k3[i];
-  state_rhs(k, j, 3, yt, k4);
-  for (int i = 0; i < KR_NS; i++)
-    y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
-}
-
-static void euler_state_step(rod_kirchhoff *k, int j, double *y) {
-  double f[KR_NS];
-  state_rhs(k, j, 0, y, f);
-  for (int i = 0; i < KR_NS; i++)
-    y[i] += k->len[j] * f[i];
-}
-
 static void store_node(rod_kirchhoff *k, int node, const double *ybuf) {
   double *rec = k->node_y + (size_t)node * KR_NODE;
   memcpy(rec, ybuf, ROD_NY * sizeof(double));
   memcpy(rec + ROD_NY, ybuf + ROD_NY * (1 + k->nk), ROD_NQ * sizeof(double));
+}
+
+/* Classic RK4 over interval j for the state alone, with the right-hand side
+ * inlined and the sizes known at compile time: the residual sweeps that
+ * dominate the run time. Same arithmetic as rod_spatial_rk4. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rk4_state_step(rod_kirchhoff *k, int j, double *y, const bool planar) {
+  const double h = k->len[j], h2 = 0.5 * h, h6 = h / 6.0;
+  double k1[KR_NS], k2[KR_NS], k3[KR_NS], k4[KR_NS], yt[ROD_NY];
+  state_rhs(k, j, 0, y, k1, planar);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h2 * k1[i];
+  state_rhs(k, j, 1, yt, k2, planar);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h2 * k2[i];
+  state_rhs(k, j, 2, yt, k3, planar);
+  for (int i = 0; i < ROD_NY; i++)
+    yt[i] = y[i] + h * k3[i];
+  state_rhs(k, j, 3, yt, k4, planar);
+  for (int i = 0; i < KR_NS; i++)
+    y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+euler_state_step(rod_kirchhoff *k, int j, double *y, const bool planar) {
+  double f[KR_NS];
+  state_rhs(k, j, 0, y, f, planar);
+  for (int i = 0; i < KR_NS; i++)
+    y[i] += k->len[j] * f[i];
+}
+
+/* Point force at the node after interval j: n(s+) = n(s-) - F (seed 002
+ * III.B); jump_left keeps the state just proximal to it. */
+static void apply_jump(rod_kirchhoff *k, int j, double *yb,
+                       const double *quad) {
+  if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
+    memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
+    memcpy(k->jump_left + ROD_NY, quad, ROD_NQ * sizeof(double));
+    v3_axpy(yb + ROD_Y_N, -1.0, k->jump_force);
+  }
+}
+
+/* Intervals [a, b) for the state alone; rk4 and planar are constants in
+ * each caller, so each variant inlines its own right-hand side. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+state_loop(rod_kirchhoff *k, int a, int b, double *yb, const bool rk4,
+           const bool planar) {
+  const double *quad = yb + ROD_NY;
+  for (int j = a; j < b; j++) {
+    if (rk4)
+      rk4_state_step(k, j, yb, planar);
+    else
+      euler_state_step(k, j, yb, planar);
+    apply_jump(k, j, yb, quad);
+    store_node(k, j + 1, yb);
+  }
+}
+
+static void state_loop_rk4(rod_kirchhoff *k, int a, int b, double *yb) {
+  state_loop(k, a, b, yb, true, false);
+}
+static void state_loop_rk4_planar(rod_kirchhoff *k, int a, int b, double *yb) {
+  state_loop(k, a, b, yb, true, true);
+}
+static void state_loop_euler(rod_kirchhoff *k, int a, int b, double *yb) {
+  state_loop(k, a, b, yb, false, false);
+}
+static void state_loop_euler_planar(rod_kirchhoff *k, int a, int b,
+                                    double *yb) {
+  state_loop(k, a, b, yb, false, true);
 }
 
 static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
@@ -95,24 +158,19 @@ static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
            ROD_NQ * sizeof(double));
   }
   store_node(k, a, yb);
-  for (int j = a; j < b; j++) {
-    if (nk == 0 && k->integ == &rod_spatial_rk4) {
-      rk4_state_step(k, j, yb);
-    } else if (nk == 0 && k->integ == &rod_spatial_euler) {
-      euler_state_step(k, j, yb);
-    } else {
+  if (nk == 0 && k->integ == &rod_spatial_rk4) {
+    (k->planar ? state_loop_rk4_planar : state_loop_rk4)(k, a, b, yb);
+  } else if (nk == 0 && k->integ == &rod_spatial_euler) {
+    (k->planar ? state_loop_euler_planar : state_loop_euler)(k, a, b, yb);
+  } else {
+    for (int j = a; j < b; j++) {
       int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NQ, yb, NULL,
                               k->work, k);
       if (st)
         return st;
+      apply_jump(k, j, yb, quad);
+      store_node(k, j + 1, yb);
     }
-    if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
-      /* point force: n(s+) = n(s-) - F (seed 002 III.B) */
-      memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
-      memcpy(k->jump_left + ROD_NY, quad, ROD_NQ * sizeof(double));
-      v3_axpy(yb + ROD_Y_N, -1.0, k->jump_force);
-    }
-    store_node(k, j + 1, yb);
   }
   for (int i = 0; i < n; i++)
     if (!isfinite(yb[i]))

@@ -52,6 +52,7 @@ static const char *const history_names[] = {"auto", "hermite", "linear",
 static const char *const startup_names[] = {"euler", "paper", NULL};
 static const char *const strategy_names[] = {"auto", "paper", "simple",
                                              "modified", NULL};
+static const char *const planar_names[] = {"auto", "off", NULL};
 static const char *const layout_names[] = {"centered", "uniform", NULL};
 static const char *const rfem_int_names[] = {"genalpha", "rk45", "rk4", NULL};
 static const char *const joint_names[] = {"voigt", "maxwell", NULL};
@@ -109,6 +110,7 @@ static const key_def keys[] = {
     D("solver", "tolerance", solver.tolerance, "1e-8", RANGE_POSITIVE, 0, 0),
     I("solver", "max_iterations", solver.max_iterations, "500", 1, 1000000000),
     E("solver", "strategy", solver.strategy, "auto", strategy_names),
+    E("solver", "planar", solver.planar, "auto", planar_names),
     I("rfem", "segments", rfem.segments, "10", 1, 100000),
     E("rfem", "layout", rfem.layout, "centered", layout_names),
     B("rfem", "planar", rfem.planar, "false"),

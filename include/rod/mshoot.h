@@ -55,6 +55,12 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
 int rod_mshoot_node_count(const rod_mshoot *ms);
 const int *rod_mshoot_nodes(const rod_mshoot *ms);
 
+/* As rod_shooting_set_active: the unknowns x (active_x, nx_count of them)
+ * and the interior node states (active_y, ny_count) whose tangents the
+ * sweeps carry; the others are carried unchanged, without integration. */
+int rod_mshoot_set_active(rod_mshoot *ms, const int *active_x, int nx_count,
+                          const int *active_y, int ny_count);
+
 /* Drop the stored Jacobian (e.g. the time step's c0 changed). */
 void rod_mshoot_forget_jacobian(rod_mshoot *ms);
 

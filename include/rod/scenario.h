@@ -34,6 +34,9 @@ typedef enum {
   ROD_STRATEGY_SIMPLE,   /* simple only (then BDF2) */
   ROD_STRATEGY_MODIFIED  /* modified only (then BDF2) */
 } rod_strategy_kind;
+/* The Kirchhoff backend's planar fast path (kr_planar_symmetric): used
+ * whenever a step stays exactly in the x-z plane, or never. */
+typedef enum { ROD_PLANAR_AUTO = 0, ROD_PLANAR_OFF } rod_planar_kind;
 typedef enum { ROD_LAYOUT_CENTERED = 0, ROD_LAYOUT_UNIFORM } rod_layout_kind;
 typedef enum {
   ROD_RFEM_GENALPHA = 0,
@@ -101,6 +104,7 @@ typedef struct {
     double tolerance; /* scaled residual, infinity norm */
     int max_iterations;
     rod_strategy_kind strategy;
+    rod_planar_kind planar;
   } solver;
   struct {
     int segments;

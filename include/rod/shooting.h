@@ -35,12 +35,12 @@ typedef struct {
 } rod_bvp;
 
 typedef struct {
-  int iterations;   /* LM iterations */
+  int iterations;      /* LM iterations */
   double integrations; /* spatial integrations: a sweep over the whole rod
                           carrying k tangents counts 1 + k, a part of it
                           its share of the grid intervals */
-  int jacobians;    /* tangent sweeps */
-  double residual;  /* final scaled residual, infinity norm */
+  int jacobians;       /* tangent sweeps */
+  double residual;     /* final scaled residual, infinity norm */
   rod_lm_stop stop;
 } rod_shooting_stats;
 
@@ -58,6 +58,18 @@ int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,
  * with nx tangent directions. For tests and diagnostics. */
 int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
                           double *J);
+
+/* Tangent sweeps carry only the unknowns listed in active (count of them,
+ * increasing; NULL or count <= 0: all). For a problem with a symmetry: the
+ * other unknowns neither move the listed residuals nor are moved by them
+ * to first order, and their own residuals are zero, e.g. the out-of-plane
+ * directions of a rod moving in a plane. Their Jacobian columns are those
+ * of the start alone, as if the sweep carried them unchanged (unknown j to
+ * residual j in the rod's units), which keeps the Jacobian invertible and
+ * their Newton steps zero; they cost no integration. A Jacobian computed
+ * with fewer directions is dropped when the set changes. Returns ROD_EINVAL
+ * (and keeps all directions) for a bad list. */
+int rod_shooting_set_active(rod_shooting *sh, const int *active, int count);
 
 /* Forget the stored Jacobian (the problem changed, e.g. a new c0). */
 void rod_shooting_forget_jacobian(rod_shooting *sh);

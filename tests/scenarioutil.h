@@ -1,0 +1,51 @@
+/* Test helpers around the shipped scenarios: load one by name and run it
+ * into an in-memory recording. */
+#ifndef ROD_SCENARIOUTIL_H
+#define ROD_SCENARIOUTIL_H
+
+#include "rod/recorder.h"
+#include "rod/scenario.h"
+#include "rod/sim.h"
+#include "testutil.h"
+
+/* data/scenarios/NAME (RODSIM_DATA overrides data/). */
+static inline void rod_test_load(rod_scenario *sc, const char *name) {
+  char path[1024];
+  rod_error err;
+  snprintf(path, sizeof path, "%s/scenarios/%s",
+           getenv("RODSIM_DATA") ? getenv("RODSIM_DATA") : "data", name);
+  rod_scenario_default(sc);
+  ck_assert_int_eq(rod_scenario_load(sc, path, &err), ROD_OK);
+}
+
+/* Run sc without HDF5; the caller frees the recording. */
+static inline rod_recorder *rod_test_run(const rod_scenario *sc,
+                                         rod_sim_result *res) {
+  rod_recorder *r = rod_recorder_alloc(sc, false);
+  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_error err;
+  ck_assert_int_eq(rod_sim_run(sc, &sink, false, res, &err), ROD_OK);
+  return r;
+}
+
+/* A Kirchhoff backend (its state, void * for the backend ops) at rest in
+ * the static solution and then `steps` steps into the run. */
+static inline void *rod_test_backend(const rod_scenario *sc, int steps) {
+  void *self;
+  rod_error err;
+  rod_step_stats st;
+  ck_assert_int_eq(rod_backend_kirchhoff.create(sc, &self, &err), ROD_OK);
+  ck_assert_int_eq(rod_backend_kirchhoff.solve_static(self, &st), ROD_OK);
+  for (int i = 1; i <= steps; i++)
+    ck_assert_int_eq(rod_backend_kirchhoff.step(self, i * sc->time.dt, &st),
+                     ROD_OK);
+  return self;
+}
+
+/* One more step of such a backend, to time t (s). */
+static inline void rod_test_step(void *self, double t) {
+  rod_step_stats st;
+  ck_assert_int_eq(rod_backend_kirchhoff.step(self, t, &st), ROD_OK);
+}
+
+#endif
