@@ -4,6 +4,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,16 @@ struct rod_mshoot {
   /* Small systems keep the explicit inverse: LAPACK's banded solves cost
    * more than a dense matrix-vector product below ROD_MSHOOT_DENSE. */
   bool dense;
-  double *Hd;    /* n x n inverse Jacobian, column-major */
-  double *lwork; /* dgetri work */
+  double *Hd; /* n x n inverse Jacobian, column-major */
+  /* With directions not carried (rod_mshoot_set_active) the Jacobian is
+   * block diagonal: the dense inverse and the Broyden updates then live on
+   * the carried unknowns (cmap) and residual rows (rmap) alone. */
+  bool reduced;
+  int na;           /* unknowns (= rows) in the inverse */
+  int *cmap, *rmap; /* their indices in X and R */
+  double *va, *vb;  /* na: gathered vectors */
+  double *ta, *tb;  /* nmax: full-length Broyden vectors */
+  double *lwork;    /* dgetri work */
 };
 
 enum { ROD_MSHOOT_DENSE = 128 };
@@ -57,19 +66,24 @@ int rod_mshoot_unknowns(const rod_mshoot *ms) {
   return unknowns_of(ms, ms->count);
 }
 
+/* The work vectors of the unknowns' length (nmax), by offset. */
+static const size_t unknown_vectors[] = {
+    offsetof(rod_mshoot, X),  offsetof(rod_mshoot, Xt),
+    offsetof(rod_mshoot, R),  offsetof(rod_mshoot, Rt),
+    offsetof(rod_mshoot, dX), offsetof(rod_mshoot, tmp),
+    offsetof(rod_mshoot, va), offsetof(rod_mshoot, vb),
+    offsetof(rod_mshoot, ta), offsetof(rod_mshoot, tb)};
+
 void rod_mshoot_free(rod_mshoot *ms) {
   if (!ms)
     return;
+  for (size_t i = 0; i < sizeof unknown_vectors / sizeof *unknown_vectors; i++)
+    free(*(double **)((char *)ms + unknown_vectors[i]));
   free(ms->nodes);
   free(ms->jac_nodes);
   free(ms->scale);
   free(ms->ab);
   free(ms->ipiv);
-  free(ms->X);
-  free(ms->Xt);
-  free(ms->R);
-  free(ms->Rt);
-  free(ms->dX);
   free(ms->y);
   free(ms->yn);
   free(ms->dy);
@@ -78,8 +92,9 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->drdy);
   free(ms->bro_a);
   free(ms->bro_b);
-  free(ms->tmp);
   free(ms->Hd);
+  free(ms->cmap);
+  free(ms->rmap);
   free(ms->lwork);
   free(ms);
 }
@@ -103,12 +118,14 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->jac_nodes = calloc((size_t)max_nodes + 1, sizeof(int));
   ms->scale = malloc(ny * sizeof(double));
   ms->ab = calloc(ldab_max * nmax, sizeof(double));
+  bool vectors_ok = true;
+  for (size_t i = 0; i < sizeof unknown_vectors / sizeof *unknown_vectors;
+       i++) {
+    double **v = (double **)((char *)ms + unknown_vectors[i]);
+    *v = calloc(nmax, sizeof(double));
+    vectors_ok = vectors_ok && *v;
+  }
   ms->ipiv = calloc(nmax, sizeof(lapack_int));
-  ms->X = calloc(nmax, sizeof(double));
-  ms->Xt = calloc(nmax, sizeof(double));
-  ms->R = calloc(nmax, sizeof(double));
-  ms->Rt = calloc(nmax, sizeof(double));
-  ms->dX = calloc(nmax, sizeof(double));
   ms->y = calloc(ny, sizeof(double));
   ms->yn = calloc(ny, sizeof(double));
   ms->dy = calloc(ny * k, sizeof(double));
@@ -119,14 +136,15 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->drdy = calloc(nx * ny, sizeof(double));
   ms->bro_a = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
   ms->bro_b = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
-  ms->tmp = calloc(nmax, sizeof(double));
   const size_t nd = nmax < ROD_MSHOOT_DENSE ? nmax : ROD_MSHOOT_DENSE;
   ms->Hd = calloc(nd * nd, sizeof(double));
+  ms->cmap = calloc(nmax, sizeof(int));
+  ms->rmap = calloc(nmax, sizeof(int));
   ms->lwork = calloc(64 * nd, sizeof(double));
-  if (!ms->bro_a || !ms->bro_b || !ms->tmp || !ms->Hd || !ms->lwork ||
-      !ms->nodes || !ms->jac_nodes || !ms->scale || !ms->ab || !ms->ipiv ||
-      !ms->X || !ms->Xt || !ms->R || !ms->Rt || !ms->dX || !ms->y || !ms->yn ||
-      !ms->dy || !ms->dy0 || !ms->col || !ms->drdy) {
+  if (!vectors_ok || !ms->bro_a || !ms->bro_b || !ms->Hd || !ms->lwork ||
+      !ms->cmap || !ms->rmap || !ms->nodes || !ms->jac_nodes || !ms->scale ||
+      !ms->ab || !ms->ipiv || !ms->y || !ms->yn || !ms->dy || !ms->dy0 ||
+      !ms->col || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -334,6 +352,32 @@ static double norm_inf(const double *v, int n) {
   return s;
 }
 
+/* Unknowns and rows the inverse works on: all, or (directions not carried)
+ * the carried ones, x's and each node's, with their residual rows. */
+static void set_maps(rod_mshoot *ms) {
+  const int nx = ms->bvp.nx, ny = ms->bvp.ny, m = ms->count;
+  const rod_active *ax = &ms->act_x, *ay = &ms->act_y;
+  int c = 0;
+  for (int q = 0; q < ax->count; q++)
+    ms->cmap[c++] = ax->idx[q];
+  for (int seg = 0; seg < m; seg++)
+    for (int q = 0; q < ay->count; q++)
+      ms->cmap[c++] = nx + seg * ny + ay->idx[q];
+  int r = 0;
+  for (int seg = 0; seg < m; seg++)
+    for (int q = 0; q < ay->count; q++)
+      ms->rmap[r++] = seg * ny + ay->idx[q];
+  for (int q = 0; q < ax->count; q++)
+    ms->rmap[r++] = m * ny + ax->idx[q];
+  ms->na = c;
+}
+
+static double band_get(const rod_mshoot *ms, int i, int j) {
+  return (i - j <= ms->kl && j - i <= ms->ku)
+             ? ms->ab[(size_t)j * ms->ldab + (ms->kl + ms->ku + i - j)]
+             : 0.0;
+}
+
 /* Residual and factorised Jacobian at X. */
 static int refresh_jacobian(rod_mshoot *ms, double *X) {
   int st = evaluate(ms, X, ms->R, true, 0.0);
@@ -341,18 +385,24 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
     return st;
   const int n = unknowns_of(ms, ms->count);
   lapack_int info;
-  ms->dense = n <= ROD_MSHOOT_DENSE;
+  ms->jac_reduced = ms->act_x.count < ms->bvp.nx ||
+                    (ms->count > 0 && ms->act_y.count < ms->bvp.ny);
+  set_maps(ms);
+  ms->reduced = ms->jac_reduced && ms->na <= ROD_MSHOOT_DENSE;
+  ms->dense = ms->reduced || n <= ROD_MSHOOT_DENSE;
+  if (!ms->reduced)
+    ms->na = n;
   if (ms->dense) {
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++)
-        ms->Hd[(size_t)j * n + i] =
-            (i - j <= ms->kl && j - i <= ms->ku)
-                ? ms->ab[(size_t)j * ms->ldab + (ms->kl + ms->ku + i - j)]
-                : 0.0;
-    info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, ms->Hd, n, ms->ipiv);
+    const int na = ms->na;
+    for (int j = 0; j < na; j++)
+      for (int i = 0; i < na; i++)
+        ms->Hd[(size_t)j * na + i] =
+            ms->reduced ? band_get(ms, ms->rmap[i], ms->cmap[j])
+                        : band_get(ms, i, j);
+    info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, na, na, ms->Hd, na, ms->ipiv);
     if (info == 0)
-      info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, n, ms->Hd, n, ms->ipiv,
-                                 ms->lwork, 64 * n);
+      info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, na, ms->Hd, na, ms->ipiv,
+                                 ms->lwork, 64 * na);
   } else {
     info = LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, ms->kl, ms->ku, ms->ab,
                                ms->ldab, ms->ipiv);
@@ -360,8 +410,6 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   if (info != 0)
     return ROD_ESING;
   ms->jac_valid = true;
-  ms->jac_reduced = ms->act_x.count < ms->bvp.nx ||
-                    (ms->count > 0 && ms->act_y.count < ms->bvp.ny);
   ms->updates = 0;
   ms->jac_count = ms->count;
   memcpy(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int));
@@ -380,9 +428,11 @@ static double dot(const double *a, const double *b, int n) {
   return s;
 }
 
-/* out = H v (trans: H^T v) with H = J0^-1 + sum a_i b_i^T; out != v. */
-static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
+/* out = H v (trans: H^T v) with H = J0^-1 + sum a_i b_i^T on vectors of
+ * the inverse's size na; out != v. */
+static void apply_reduced(rod_mshoot *ms, bool trans, const double *v,
                           double *out) {
+  const int n = ms->na;
   if (ms->dense) {
     const double *H = ms->Hd;
     if (trans) {
@@ -415,6 +465,28 @@ static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
   }
 }
 
+static void gather(const int *map, int m, const double *v, double *out) {
+  for (int i = 0; i < m; i++)
+    out[i] = v[map[i]];
+}
+
+/* out = H v (trans: H^T v) on full-length vectors (n); out != v. H maps
+ * residuals to unknowns, H^T unknowns to residuals. */
+static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
+                          double *out) {
+  if (!ms->reduced) {
+    apply_reduced(ms, trans, v, out);
+    return;
+  }
+  const int *in_map = trans ? ms->cmap : ms->rmap;
+  const int *out_map = trans ? ms->rmap : ms->cmap;
+  gather(in_map, ms->na, v, ms->va);
+  apply_reduced(ms, trans, ms->va, ms->vb);
+  memset(out, 0, (size_t)n * sizeof(double));
+  for (int i = 0; i < ms->na; i++)
+    out[out_map[i]] = ms->vb[i];
+}
+
 /* Broyden's good update for the step s = dX t with residual change
  * y = Rt - R: H += (s - H y) (s^T H) / (s^T H y) (Sherman-Morrison of
  * J += (y - J s) s^T / s^T s). */
@@ -423,11 +495,9 @@ static void broyden_update(rod_mshoot *ms, int n, double t) {
     ms->jac_valid = false; /* enough: recompute at the next need */
     return;
   }
-  double *y = ms->tmp;
+  double *y = ms->tmp, *a = ms->ta, *b = ms->tb;
   for (int i = 0; i < n; i++)
     y[i] = ms->Rt[i] - ms->R[i];
-  double *a = ms->bro_a + (size_t)ms->updates * n;
-  double *b = ms->bro_b + (size_t)ms->updates * n;
   apply_inverse(ms, n, false, y, a); /* a = H y */
   double *sv = y;                    /* reuse: s = t dX */
   for (int i = 0; i < n; i++)
@@ -438,6 +508,15 @@ static void broyden_update(rod_mshoot *ms, int n, double t) {
   for (int i = 0; i < n; i++)
     a[i] = (sv[i] - a[i]) / den;
   apply_inverse(ms, n, true, sv, b); /* b = H^T s, before this update */
+  double *ka = ms->bro_a + (size_t)ms->updates * ms->na;
+  double *kb = ms->bro_b + (size_t)ms->updates * ms->na;
+  if (ms->reduced) {
+    gather(ms->cmap, ms->na, a, ka);
+    gather(ms->rmap, ms->na, b, kb);
+  } else {
+    memcpy(ka, a, (size_t)n * sizeof(double));
+    memcpy(kb, b, (size_t)n * sizeof(double));
+  }
   ms->updates++;
 }
 

@@ -13,12 +13,15 @@ static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
   rod_kirchhoff *k = user;
   const size_t point = (size_t)k->stages * j + stage;
   rod_rhs_work wk;
-  if (k->planar)
+  if (k->planar) {
     rod_rhs_eval_planar(&k->rc, &k->hp[point], y, f, &wk);
-  else
+    for (int d = 1; d <= k->nk; d++)
+      rod_rhs_tangent_planar(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+  } else {
     rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
-  for (int d = 1; d <= k->nk; d++)
-    rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+    for (int d = 1; d <= k->nk; d++)
+      rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+  }
   double s = k->s[j] + k->integ->c[stage] * k->len[j];
   rod_rhs_quadratures(&k->rc, y, &wk, s, f + ROD_NY * (1 + k->nk));
   if (k->history_kind == ROD_HISTORY_STAGE) {
@@ -71,18 +74,25 @@ __attribute__((always_inline))
 static inline void
 rk4_state_step(rod_kirchhoff *k, int j, double *y, const bool planar) {
   const double h = k->len[j], h2 = 0.5 * h, h6 = h / 6.0;
+  /* a planar state keeps its odd components at zero: skip them */
+  const int di = planar ? 2 : 1;
   double k1[KR_NS], k2[KR_NS], k3[KR_NS], k4[KR_NS], yt[ROD_NY];
+  if (planar)
+    for (int i = 1; i < ROD_NY; i += 2)
+      yt[i] = 0.0;
   state_rhs(k, j, 0, y, k1, planar);
-  for (int i = 0; i < ROD_NY; i++)
+  for (int i = 0; i < ROD_NY; i += di)
     yt[i] = y[i] + h2 * k1[i];
   state_rhs(k, j, 1, yt, k2, planar);
-  for (int i = 0; i < ROD_NY; i++)
+  for (int i = 0; i < ROD_NY; i += di)
     yt[i] = y[i] + h2 * k2[i];
   state_rhs(k, j, 2, yt, k3, planar);
-  for (int i = 0; i < ROD_NY; i++)
+  for (int i = 0; i < ROD_NY; i += di)
     yt[i] = y[i] + h * k3[i];
   state_rhs(k, j, 3, yt, k4, planar);
-  for (int i = 0; i < KR_NS; i++)
+  for (int i = 0; i < ROD_NY; i += di)
+    y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
+  for (int i = ROD_NY; i < KR_NS; i++)
     y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
 }
 

@@ -304,4 +304,71 @@ static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
     df[ROD_Y_W + i] = c->c0 * du[i] + dwxu[i] + wxdu[i];
 }
 
+/* rod_rhs_tangent for an in-plane state (rod_rhs_eval_planar's work) and
+ * an in-plane direction dy (odd components zero): the same arithmetic with
+ * the exactly zero terms left out; the odd components of df are zero. */
+static inline void rod_rhs_tangent_planar(const rod_rhs_const *c,
+                                          const double *y,
+                                          const rod_rhs_work *wk,
+                                          const double *dy, double *df) {
+  const double h0 = y[ROD_Y_H], h2 = y[ROD_Y_H + 2];
+  const double n0 = y[ROD_Y_N], n2 = y[ROD_Y_N + 2];
+  const double q0 = y[ROD_Y_Q], q2 = y[ROD_Y_Q + 2], w1 = y[ROD_Y_W + 1];
+  const double dh0 = dy[ROD_Y_H], dh2 = dy[ROD_Y_H + 2];
+  const double dn0 = dy[ROD_Y_N], dn2 = dy[ROD_Y_N + 2];
+  const double dm1 = dy[ROD_Y_M + 1];
+  const double dq0 = dy[ROD_Y_Q], dq2 = dy[ROD_Y_Q + 2];
+  const double dw1 = dy[ROD_Y_W + 1];
+  const double *R = wk->R, *a = wk->a, *v = wk->v, *ps = wk->ps;
+  const double u1 = wk->u[1];
+
+  /* the rotation dtheta = (0, th1, 0) */
+  const double s = 2.0 / (h0 * h0 + h2 * h2);
+  const double th1 = s * (h0 * dh2 - h2 * dh0);
+  const double du1 = c->ki[1] * dm1;
+  df[ROD_Y_H + 0] = 0.5 * -(u1 * dh2) + 0.5 * -(du1 * h2);
+  df[ROD_Y_H + 1] = 0.0;
+  df[ROD_Y_H + 2] = 0.5 * (u1 * dh0) + 0.5 * (du1 * h0);
+  df[ROD_Y_H + 3] = 0.0;
+
+  /* dn_s = R (dtheta x a + da) */
+  const double da0 = c->rho_area * ((dw1 * q2 + w1 * dq2) + c->c0 * dq0) +
+                     2.0 * c->drag[0] * fabs(q0) * dq0;
+  const double da2 = c->rho_area * ((-(dw1 * q0) + -(w1 * dq0)) + c->c0 * dq2) +
+                     2.0 * c->drag[2] * fabs(q2) * dq2;
+  const double t0 = th1 * a[2] + da0, t2 = -(th1 * a[0]) + da2;
+  df[ROD_Y_N + 0] = R[0] * t0 + R[2] * t2;
+  df[ROD_Y_N + 1] = 0.0;
+  df[ROD_Y_N + 2] = R[6] * t0 + R[8] * t2;
+
+  /* dq x u = (-(dq2 u1), 0, dq0 u1), q x du = (-(q2 du1), 0, q0 du1) */
+  const double a0 = -(dq2 * u1), b0 = -(q2 * du1);
+  const double a2 = dq0 * u1, b2 = q0 * du1;
+  double dps0, dps2;
+  if (c->cosserat) {
+    const double *Rtn = wk->Rtn;
+    const double dv0 =
+        c->kse[0] * (-(Rtn[2] * th1) + (R[0] * dn0 + R[6] * dn2));
+    const double dv2 = c->kse[2] * (Rtn[0] * th1 + (R[2] * dn0 + R[8] * dn2));
+    const double e0 = th1 * v[2] + dv0, e2 = -(th1 * v[0]) + dv2;
+    dps0 = R[0] * e0 + R[2] * e2;
+    dps2 = R[6] * e0 + R[8] * e2;
+    df[ROD_Y_Q + 0] = c->c0 * dv0 + a0 + b0 + dw1 * v[2] + w1 * dv2;
+    df[ROD_Y_Q + 2] = c->c0 * dv2 + a2 + b2 + -(dw1 * v[0]) + -(w1 * dv0);
+  } else {
+    dps0 = R[0] * th1; /* d(R e3) = R (th1, 0, 0) */
+    dps2 = R[6] * th1;
+    df[ROD_Y_Q + 0] = a0 + b0 + dw1;
+    df[ROD_Y_Q + 2] = a2 + b2;
+  }
+  df[ROD_Y_Q + 1] = 0.0;
+  /* dm_s = dn x p_s + n x dp_s */
+  df[ROD_Y_M + 0] = 0.0;
+  df[ROD_Y_M + 1] = (dn2 * ps[0] - dn0 * ps[2]) + (n2 * dps0 - n0 * dps2);
+  df[ROD_Y_M + 2] = 0.0;
+  df[ROD_Y_W + 0] = 0.0;
+  df[ROD_Y_W + 1] = c->c0 * du1;
+  df[ROD_Y_W + 2] = 0.0;
+}
+
 #endif

@@ -66,9 +66,10 @@ START_TEST(planar_rhs_equals_3d) {
     for (int i = 0; i < ROD_NY; i++)
       dy[i] = i % 2 ? 0.0 : rnd(&seed);
     rod_rhs_tangent(&c, y, &w3, dy, d3);
-    rod_rhs_tangent(&c, y, &wp, dy, dp);
+    rod_rhs_tangent_planar(&c, y, &wp, dy, dp);
     for (int i = 0; i < ROD_NY; i++)
-      ck_assert_msg(same_bits(d3[i], dp[i]), "trial %d df[%d]", trial, i);
+      ck_assert_msg(same_bits(d3[i], dp[i]), "trial %d df[%d]: %.17g vs %.17g",
+                    trial, i, d3[i], dp[i]);
   }
 }
 END_TEST
@@ -83,7 +84,7 @@ static double tip_difference(const rod_recorder *a, const rod_recorder *b) {
 }
 
 /* The shipped planar scenarios give the same trajectory with and without
- * the planar path, bit for bit, with fewer integrations. */
+ * the planar path, to round-off, with fewer integrations. */
 static const char *const planar_scenarios[] = {
     "weight_release.ini", "cosserat_cantilever.ini", "flexible_pendulum.ini",
     "impulse.ini"};
@@ -105,7 +106,9 @@ START_TEST(planar_runs_equal_3d) {
   rod_sim_result r3, rp;
   rod_recorder *a, *b;
   run_both(&sc, &a, &r3, &b, &rp);
-  ck_assert_msg(tip_difference(a, b) == 0.0, "%s: tips differ by %g",
+  /* bit for bit but for modified shooting's inverse, which the planar
+   * path forms from the in-plane block alone (other rounding) */
+  ck_assert_msg(tip_difference(a, b) <= 1e-12, "%s: tips differ by %g",
                 planar_scenarios[_i], tip_difference(a, b));
   ck_assert_int_eq(r3.iterations, rp.iterations);
   ck_assert_msg(rp.integrations < r3.integrations,
