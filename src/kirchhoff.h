@@ -56,6 +56,7 @@ typedef struct rod_kirchhoff {
                          and tangents of the in-plane directions only */
   int stages;         /* evaluation points per interval (integ->stages) */
   rod_hist_point *hp; /* `stages` per interval */
+  bool history_planar; /* every hp in the x-z plane */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
   double jump_force[3];

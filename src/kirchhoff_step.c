@@ -7,8 +7,9 @@
 #include "kirchhoff.h"
 #include "rod/loads.h"
 
-/* History data of one evaluation point from its history term H. */
-static void fill_point(rod_hist_point *hp, const double *H, const rod_model *m,
+/* History data of one evaluation point from its history term H; false
+ * when it leaves the x-z plane (kr_planar_symmetric). */
+static bool fill_point(rod_hist_point *hp, const double *H, const rod_model *m,
                        double fac) {
   const double tau = m->retardation, e3[3] = {0, 0, 1};
   for (int i = 0; i < 3; i++) {
@@ -18,6 +19,8 @@ static void fill_point(rod_hist_point *hp, const double *H, const rod_model *m,
     hp->au[i] = (m->precurvature[i] - tau * hp->U[i]) / fac;
     hp->av[i] = (e3[i] - tau * hp->V[i]) / fac;
   }
+  return hp->Q[1] == 0 && hp->U[0] == 0 && hp->U[2] == 0 && hp->V[1] == 0 &&
+         hp->au[0] == 0 && hp->au[2] == 0 && hp->av[1] == 0;
 }
 
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
@@ -47,8 +50,10 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
       rod_history_point_terms(k->stage_hist, c, k->H_stage);
     else
       memset(k->H_stage, 0, P * KR_HW * sizeof(double));
+    bool planar = true;
     for (size_t p = 0; p < P; p++)
-      fill_point(&k->hp[p], k->H_stage + p * KR_HW, m, fac);
+      planar = fill_point(&k->hp[p], k->H_stage + p * KR_HW, m, fac) && planar;
+    k->history_planar = planar;
     return;
   }
   if (dynamic) {
@@ -62,16 +67,18 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   }
   /* Euler's stage is the start; RK4's: the start, the middle twice, the
    * end */
+  bool planar = true;
   for (size_t j = 0; j < I; j++) {
     const double *start = k->H_ends + 2 * j * KR_HW;
     rod_hist_point *hp = &k->hp[(size_t)k->stages * j];
-    fill_point(&hp[0], start, m, fac);
+    planar = fill_point(&hp[0], start, m, fac) && planar;
     if (k->stages == 4) {
-      fill_point(&hp[1], k->H_mid + j * KR_HW, m, fac);
+      planar = fill_point(&hp[1], k->H_mid + j * KR_HW, m, fac) && planar;
       hp[2] = hp[1];
-      fill_point(&hp[3], start + KR_HW, m, fac);
+      planar = fill_point(&hp[3], start + KR_HW, m, fac) && planar;
     }
   }
+  k->history_planar = planar;
 }
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
@@ -100,8 +107,9 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
  * -y, so that a rod in the x-z plane stays there exactly: loads, gravity,
  * precurvature and the clamp's motion in the plane, the clamp turning about
  * y, and a planar history (the odd components of Q, U, V zero at every
- * evaluation point). Then rod_rhs_eval_planar applies and tangents of the
- * out-of-plane directions stay decoupled (rod_shooting_set_active). */
+ * evaluation point, noted by kr_set_coefficients). Then rod_rhs_eval_planar
+ * applies and tangents of the out-of-plane directions stay decoupled
+ * (rod_shooting_set_active). */
 bool kr_planar_symmetric(const rod_kirchhoff *k) {
   const rod_rhs_const *c = &k->rc;
   if (c->bn[1] != 0 || c->gravity[1] != 0 || c->ustar[0] != 0 ||
@@ -113,12 +121,5 @@ bool kr_planar_symmetric(const rod_kirchhoff *k) {
   if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
       k->base_w[0] != 0 || k->base_w[2] != 0)
     return false;
-  const int P = k->stages * k->intervals;
-  for (int p = 0; p < P; p++) {
-    const rod_hist_point *hp = &k->hp[p];
-    if (hp->Q[1] != 0 || hp->U[0] != 0 || hp->U[2] != 0 || hp->V[1] != 0 ||
-        hp->au[0] != 0 || hp->au[2] != 0 || hp->av[1] != 0)
-      return false;
-  }
-  return true;
+  return k->history_planar;
 }
