@@ -144,6 +144,22 @@ START_TEST(set_and_output_override) {
 }
 END_TEST
 
+/* An impulse shorter than four steps: a one-line warning, and the run goes
+ * on; a resolved one: no warning. */
+START_TEST(under_resolved_impulse_warns) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  int st = rodsim("bench good.ini --set impulse.peak=0.01 --set "
+                  "impulse.duration=4e-3 --dt 2e-3,1e-3",
+                  err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  ck_assert_msg(count_lines(err) == 1, "%s", err);
+  ck_assert_ptr_nonnull(strstr(err, "good.ini: impulse.duration: warning:"));
+  ck_assert_ptr_nonnull(strstr(err, "dt = 0.002 s"));
+}
+END_TEST
+
 /* A solver that cannot converge: exit 1, the converged samples kept, the status
  * says why and when, and nothing non-finite is written. */
 START_TEST(failure_keeps_converged_steps) {
@@ -190,6 +206,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, help_and_version);
   tcase_add_test(tc, set_and_output_override);
   tcase_add_test(tc, failure_keeps_converged_steps);
+  tcase_add_test(tc, under_resolved_impulse_warns);
   suite_add_tcase(s, tc);
   return s;
 }

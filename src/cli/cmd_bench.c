@@ -42,6 +42,7 @@ int cmd_bench(int argc, char **argv) {
   for (int k = 0; k < ndt; k++) {
     rod_scenario run = sc;
     run.time.dt = dts[k];
+    cli_warn_sampling(&run);
     rod_sim_result res;
     rod_error err = {{0}, {0}, {0}};
     int st = rod_sim_run(&run, NULL, false, &res, &err);

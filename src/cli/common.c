@@ -63,6 +63,21 @@ int cli_common_arg(cli_common *c, int argc, char **argv, int *i) {
   return 0;
 }
 
+/* Steps an impulse should span: loads are sampled at step times, so a hat
+ * of fewer steps delivers its momentum poorly (and none at all once dt
+ * reaches its duration). */
+enum { CLI_IMPULSE_STEPS = 4 };
+
+void cli_warn_sampling(const rod_scenario *sc) {
+  if (!sc->impulse.enabled ||
+      sc->impulse.duration >= CLI_IMPULSE_STEPS * sc->time.dt)
+    return;
+  cli_fail("%s: impulse.duration: warning: %g s spans fewer than %d steps of "
+           "dt = %g s; the force is sampled at step times, so its momentum "
+           "is not delivered accurately",
+           sc->source, sc->impulse.duration, CLI_IMPULSE_STEPS, sc->time.dt);
+}
+
 int cli_load(const cli_common *c, rod_scenario *sc) {
   rod_error err = {{0}, {0}, {0}};
   if (!c->scenario) {
