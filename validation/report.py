@@ -11,6 +11,8 @@ report takes several minutes; --quick trims the sweeps (for a smoke test).
 Needs Debian's python3-numpy, python3-matplotlib, python3-h5py.
 """
 import argparse
+import csv
+import io
 import math
 import os
 import subprocess
@@ -346,8 +348,47 @@ def study_bench(rs, out, quick):
     rows = open(os.path.join(out, "realtime_vs_dt.csv")).read()
     md = ["## Real-time ratio against the time step\n",
           "![realtime_vs_dt.png](realtime_vs_dt.png)\n", "```", rows.strip(),
-          "```\n"]
+          "```\n",
+          "The impulse (a 16 ms hat, sampled at step times) runs up to 5 ms "
+          "only: at 10 and 20 ms it would fall between the steps.\n"]
+    md += bench_targets(rs, 1 if quick else 3)
     return "\n".join(md)
+
+
+# (label, scenario, dt, target real-time ratio, target integrations/step)
+BENCH_TARGETS = [
+    ("weight release (RK4, 100 nodes, alpha -0.48)", "weight_release.ini",
+     2e-3, 50, 3),
+    ("Cosserat anchor (Euler, 40 nodes, alpha -0.2)",
+     "cosserat_cantilever.ini", 2e-3, 200, None),
+    ("impulse", "impulse.ini", 2e-3, 5, None),
+]
+
+
+def bench_targets(rs, repeat):
+    """Best-of-`repeat` rodsim bench rows for the issue's speed targets."""
+    md = ["### Speed targets\n",
+          "| configuration | dt (ms) | real-time ratio | target | "
+          "integrations/step | target | iterations/step |",
+          "|---|---|---|---|---|---|---|"]
+    for label, name, dt, ratio_target, integ_target in BENCH_TARGETS:
+        best = None
+        for _ in range(repeat):
+            out = subprocess.run(
+                [rs.exe, "bench", f"{SCEN}/{name}",
+                 "--dt", repr(dt)], check=True, capture_output=True,
+                text=True).stdout
+            row = list(csv.DictReader(io.StringIO(out)))[0]
+            if best is None or float(row["realtime_ratio"]) > float(
+                    best["realtime_ratio"]):
+                best = row
+        md.append(f"| {label} | {dt * 1e3:g} | "
+                  f"{float(best['realtime_ratio']):.1f} | {ratio_target} | "
+                  f"{float(best['integrations_per_step']):.2f} | "
+                  f"{integ_target if integ_target else '-'} | "
+                  f"{float(best['mean_iterations']):.2f} |")
+    md.append("")
+    return md
 
 
 def study_compare(rs, out, quick):
