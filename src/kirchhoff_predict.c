@@ -39,7 +39,9 @@ rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k) {
 
 void kr_accept(rod_kirchhoff *k, const double *x) {
   memcpy(k->x, x, sizeof k->x);
-  memcpy(k->sol_y, k->node_y, (size_t)k->nodes * KR_NODE * sizeof(double));
+  double *t = k->sol_y; /* the last sweep's records become the solution */
+  k->sol_y = k->node_y;
+  k->node_y = t;
 }
 
 /* Weights of the polynomial of degree `degree` through the newest
@@ -187,12 +189,13 @@ static void push_prediction(rod_kirchhoff *k, bool first) {
   }
 }
 
-/* Before accepting a new solution: the current one becomes the previous. */
+/* Before accepting a new solution: the current one becomes the previous,
+ * and the oldest's buffer is the next sweeps' (pointers move, no copies). */
 static void shift_solutions(rod_kirchhoff *k) {
-  double *t = k->sol_prev[KR_PAST - 2];
+  double *oldest = k->sol_prev[KR_PAST - 2];
   memmove(k->sol_prev + 1, k->sol_prev, (KR_PAST - 2) * sizeof k->sol_prev[0]);
-  k->sol_prev[0] = t;
-  memcpy(t, k->sol_y, (size_t)k->nodes * KR_NODE * sizeof(double));
+  k->sol_prev[0] = k->sol_y;
+  k->sol_y = oldest;
 }
 
 /* Accept the step's solution x (the last sweep is at it) into the past
