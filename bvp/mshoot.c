@@ -10,6 +10,7 @@
 
 #include "active.h"
 #include "rod/status.h"
+#include "vecops.h"
 
 struct rod_mshoot {
   rod_bvp bvp;
@@ -51,6 +52,7 @@ struct rod_mshoot {
   int *cmap, *rmap; /* their indices in X and R */
   double *va, *vb;  /* na: gathered vectors */
   double *ta, *tb;  /* nmax: full-length Broyden vectors */
+  double *sv;       /* nmax: the accepted step */
   double *lwork;    /* dgetri work */
 };
 
@@ -72,7 +74,8 @@ static const size_t unknown_vectors[] = {
     offsetof(rod_mshoot, R),  offsetof(rod_mshoot, Rt),
     offsetof(rod_mshoot, dX), offsetof(rod_mshoot, tmp),
     offsetof(rod_mshoot, va), offsetof(rod_mshoot, vb),
-    offsetof(rod_mshoot, ta), offsetof(rod_mshoot, tb)};
+    offsetof(rod_mshoot, ta), offsetof(rod_mshoot, tb),
+    offsetof(rod_mshoot, sv)};
 
 void rod_mshoot_free(rod_mshoot *ms) {
   if (!ms)
@@ -422,10 +425,7 @@ static bool same_structure(const rod_mshoot *ms) {
 }
 
 static double dot(const double *a, const double *b, int n) {
-  double s = 0;
-  for (int i = 0; i < n; i++)
-    s += a[i] * b[i];
-  return s;
+  return rod_dot(a, b, n);
 }
 
 /* out = H v (trans: H^T v) with H = J0^-1 + sum a_i b_i^T on vectors of
@@ -487,24 +487,30 @@ static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
     out[out_map[i]] = ms->vb[i];
 }
 
-/* Broyden's good update for the step s = dX t with residual change
- * y = Rt - R: H += (s - H y) (s^T H) / (s^T H y) (Sherman-Morrison of
- * J += (y - J s) s^T / s^T s). */
-static void broyden_update(rod_mshoot *ms, int n, double t) {
+/* Broyden's good update after the accepted step s = t dX, where
+ * dX = -H R, with residual Rt there: H += (s - H y) (s^T H) / (s^T H y),
+ * y = Rt - R (Sherman-Morrison of J += (y - J s) s^T / s^T s). As
+ * H y = H Rt + dX, the one product v = H Rt gives the update and the next
+ * step -H_new Rt = -(v + a (b . Rt)), written to next (which may be dX):
+ * two products with H per iteration instead of three. False when H is to
+ * be recomputed. */
+static bool broyden_update(rod_mshoot *ms, int n, double t, double *next) {
   if (ms->updates >= ROD_MSHOOT_UPDATES) {
     ms->jac_valid = false; /* enough: recompute at the next need */
-    return;
+    return false;
   }
-  double *y = ms->tmp, *a = ms->ta, *b = ms->tb;
-  for (int i = 0; i < n; i++)
-    y[i] = ms->Rt[i] - ms->R[i];
-  apply_inverse(ms, n, false, y, a); /* a = H y */
-  double *sv = y;                    /* reuse: s = t dX */
-  for (int i = 0; i < n; i++)
+  double *v = ms->tmp, *a = ms->ta, *b = ms->tb, *sv = ms->sv;
+  apply_inverse(ms, n, false, ms->Rt, v);
+  for (int i = 0; i < n; i++) {
+    a[i] = v[i] + ms->dX[i]; /* H y */
     sv[i] = t * ms->dX[i];
+  }
   double den = dot(sv, a, n);
-  if (!(fabs(den) > 1e-12 * sqrt(dot(sv, sv, n) * dot(a, a, n))))
-    return;
+  if (!(fabs(den) > 1e-12 * sqrt(dot(sv, sv, n) * dot(a, a, n)))) {
+    for (int i = 0; i < n; i++) /* no update: the chord step */
+      next[i] = -v[i];
+    return true;
+  }
   for (int i = 0; i < n; i++)
     a[i] = (sv[i] - a[i]) / den;
   apply_inverse(ms, n, true, sv, b); /* b = H^T s, before this update */
@@ -518,6 +524,10 @@ static void broyden_update(rod_mshoot *ms, int n, double t) {
     memcpy(kb, b, (size_t)n * sizeof(double));
   }
   ms->updates++;
+  double c = dot(b, ms->Rt, n);
+  for (int i = 0; i < n; i++)
+    next[i] = -(v[i] + a[i] * c);
+  return true;
 }
 
 /* Chord Newton with Broyden updates and backtracking on the current node
@@ -528,6 +538,7 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
   double rn = norm2(ms->R, n);
   *res = norm_inf(ms->R, n);
   bool fresh = false;
+  bool have_step = false; /* dX = -H R from the last Broyden update */
   while (*res > opt->tolerance) {
     if (*iters >= opt->max_iterations)
       return ROD_ENOCONV;
@@ -536,14 +547,18 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
       if (st != 0)
         return st < 0 ? st : ROD_ENONFINITE;
       fresh = true;
+      have_step = false;
       rn = norm2(ms->R, n);
       *res = norm_inf(ms->R, n);
       if (*res <= opt->tolerance)
         break;
     }
-    apply_inverse(ms, n, false, ms->R, ms->dX);
-    for (int i = 0; i < n; i++)
-      ms->dX[i] = -ms->dX[i];
+    if (!have_step) {
+      apply_inverse(ms, n, false, ms->R, ms->dX);
+      for (int i = 0; i < n; i++)
+        ms->dX[i] = -ms->dX[i];
+    }
+    have_step = false;
     bool accepted = false;
     for (double t = 1.0; t >= 1.0 / 64; t *= 0.5) {
       for (int i = 0; i < n; i++)
@@ -555,7 +570,7 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
       double rt = st == 0 ? norm2(ms->Rt, n) : INFINITY;
       if (rt <= (1.0 - 1e-4 * t) * rn) {
         accepted = true;
-        broyden_update(ms, n, t);
+        have_step = broyden_update(ms, n, t, ms->dX);
         memcpy(ms->X, ms->Xt, (size_t)n * sizeof(double));
         memcpy(ms->R, ms->Rt, (size_t)n * sizeof(double));
         if (rt > 0.5 * rn && !fresh)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vecops.h"
+
 /* Tikhonov regularisation of the normal equations, relative to their
  * mean diagonal: keeps the fit defined when fewer modes are active than
  * the order, at no cost in accuracy (measured on the weight release:
@@ -98,21 +100,6 @@ static int ring(int head, int age, int size) {
   return s < 0 ? s + size : s;
 }
 
-/* u . v with four partial sums (one sum would wait on each addition). */
-static double dot(const double *u, const double *v, int n) {
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += u[i] * v[i];
-    s1 += u[i + 1] * v[i + 1];
-    s2 += u[i + 2] * v[i + 2];
-    s3 += u[i + 3] * v[i + 3];
-  }
-  for (; i < n; i++)
-    s0 += u[i] * v[i];
-  return (s0 + s1) + (s2 + s3);
-}
-
 void rod_linpred_push(rod_linpred *lp, const double *z) {
   const size_t N = (size_t)lp->n, D = (size_t)lp->depth, U = (size_t)lp->used;
   const int Z = lp->order + 1;
@@ -132,7 +119,7 @@ void rod_linpred_push(rod_linpred *lp, const double *z) {
     int known = lp->count < lp->depth ? lp->count : lp->depth;
     for (int age = 0; age < known; age++) {
       const double *g = lp->f + (size_t)ring(lp->head, age, lp->depth) * U;
-      double v = dot(f, g, lp->used);
+      double v = rod_dot(f, g, lp->used);
       lp->gram[age] = v;
       lp->gram[(size_t)age * D] = v;
     }

@@ -14,7 +14,10 @@ static void end_record(const rod_kirchhoff *k, const double *y,
   const rod_rhs_const *rc = &k->rc;
   double f[ROD_NY];
   rod_rhs_work wk;
-  rod_rhs_eval(rc, hp, y, f, &wk);
+  if (k->planar)
+    rod_rhs_eval_planar(rc, hp, y, f, &wk);
+  else
+    rod_rhs_eval(rc, hp, y, f, &wk);
   const double tf =
       k->model.retardation / (1.0 + rc->c0 * k->model.retardation);
   /* u_s = ki .* (R^T m_s - u x R^T m) - tau U_s / (1 + c0 tau) */
