@@ -21,6 +21,7 @@ struct rod_mshoot {
   int *jac_nodes;
   bool jac_valid;
   double *scale;      /* ny */
+  double *inv_scale;  /* ny: 1 / scale */
   const double *yref; /* nnodes x ny, during a solve */
   int kl, ku, ldab;   /* band of the current structure */
   double *ab;         /* band storage, ldab x n */
@@ -85,6 +86,7 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->nodes);
   free(ms->jac_nodes);
   free(ms->scale);
+  free(ms->inv_scale);
   free(ms->ab);
   free(ms->ipiv);
   free(ms->y);
@@ -120,6 +122,7 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->nodes = calloc((size_t)max_nodes + 1, sizeof(int));
   ms->jac_nodes = calloc((size_t)max_nodes + 1, sizeof(int));
   ms->scale = malloc(ny * sizeof(double));
+  ms->inv_scale = malloc(ny * sizeof(double));
   ms->ab = calloc(ldab_max * nmax, sizeof(double));
   bool vectors_ok = true;
   for (size_t i = 0; i < sizeof unknown_vectors / sizeof *unknown_vectors;
@@ -146,12 +149,14 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->lwork = calloc(64 * nd, sizeof(double));
   if (!vectors_ok || !ms->bro_a || !ms->bro_b || !ms->Hd || !ms->lwork ||
       !ms->cmap || !ms->rmap || !ms->nodes || !ms->jac_nodes || !ms->scale ||
-      !ms->ab || !ms->ipiv || !ms->y || !ms->yn || !ms->dy || !ms->dy0 ||
-      !ms->col || !ms->drdy) {
+      !ms->inv_scale || !ms->ab || !ms->ipiv || !ms->y || !ms->yn || !ms->dy ||
+      !ms->dy0 || !ms->col || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
   memcpy(ms->scale, scale, ny * sizeof(double));
+  for (size_t l = 0; l < ny; l++)
+    ms->inv_scale[l] = 1.0 / scale[l];
   return ms;
 }
 
@@ -217,13 +222,13 @@ static void insert_node(rod_mshoot *ms, int pos, int g, double *X) {
 static double drift_of(const rod_mshoot *ms, const double *y, int g) {
   const int ny = ms->bvp.ny;
   const double *ref = ms->yref + (size_t)g * ny;
-  double d = 0;
+  double d = 0, sum = 0; /* branch-free: sum carries a NaN or inf */
   for (int l = 0; l < ny; l++) {
-    double t = fabs(y[l] - ref[l]) / ms->scale[l];
-    if (t > d || t != t)
-      d = t;
+    double t = fabs(y[l] - ref[l]) * ms->inv_scale[l];
+    d = t > d ? t : d;
+    sum += t;
   }
-  return d;
+  return isfinite(sum) ? d : INFINITY;
 }
 
 /* Tangent of direction q at the end of segment seg: carried by the sweep,
@@ -308,7 +313,7 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
     if (seg < ms->count) { /* continuity at node seg */
       node_state(ms, seg, X + nx + (size_t)seg * ny, ms->yn);
       for (int l = 0; l < ny; l++)
-        R[row0 + l] = (ms->y[l] - ms->yn[l]) / s[l];
+        R[row0 + l] = (ms->y[l] - ms->yn[l]) * ms->inv_scale[l];
       if (jac) {
         for (int q = 0; q < act->n; q++) {
           const double *t = segment_tangent(ms, seg, q);

@@ -356,9 +356,10 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   rod_shooting_stats ss;
   int status;
   if (modified) {
-    kr_predict_states(k);
+    int spacing = segment_spacing(k, c->c0);
+    kr_predict_states(k, spacing);
     rod_mshoot_options mo = {
-        .spacing = segment_spacing(k, c->c0),
+        .spacing = spacing,
         .drift = kr_drift,
         .tolerance = o.tolerance,
         .max_iterations = o.max_iterations,
