@@ -122,6 +122,112 @@ START_TEST(simple_shooting_fails) {
 }
 END_TEST
 
+/* Two copies of the model problem side by side, states (y1, y1', y2, y2'),
+ * unknowns (y1'(0), y2'(0)), residuals (y1(1), y2(1)); the second copy
+ * has zero data, so its solution is 0 and it never couples to the first:
+ * the symmetry rod_shooting_set_active and rod_mshoot_set_active serve. */
+static void start_pair(void *user, const double *x, double *y0, double *dy0) {
+  (void)user;
+  y0[0] = 1.0;
+  y0[1] = x[0];
+  y0[2] = 0.0;
+  y0[3] = x[1];
+  if (dy0) {
+    memset(dy0, 0, 8 * sizeof(double));
+    dy0[1] = 1.0;     /* d y1'(0) / d x0 */
+    dy0[4 + 3] = 1.0; /* d y2'(0) / d x1 */
+  }
+}
+
+/* Each copy, and each tangent column, by the model problem's RK4. */
+static int propagate_pair(void *user, int a, int b, double *y, int k,
+                          double *dy) {
+  double col[2];
+  int st = 0;
+  for (int v = -1; v < k; v++)
+    for (int c = 0; c < 2; c++) {
+      double *p = (v < 0 ? y : dy + 4 * v) + 2 * c;
+      memcpy(col, p, sizeof col);
+      st |= propagate(user, a, b, col, 0, NULL);
+      memcpy(p, col, sizeof col);
+    }
+  return st;
+}
+
+static void end_pair(void *user, const double *y, double *r, double *drdy) {
+  (void)user;
+  r[0] = y[0];
+  r[1] = y[2];
+  if (drdy) { /* 2 x 4, column-major */
+    memset(drdy, 0, 8 * sizeof(double));
+    drdy[0] = 1.0;
+    drdy[2 * 2 + 1] = 1.0;
+  }
+}
+
+static rod_bvp pair_bvp(model *m, double lambda) {
+  rod_bvp bvp = model_bvp(m, lambda);
+  bvp.ny = 4;
+  bvp.nx = 2;
+  bvp.start = start_pair;
+  bvp.propagate = propagate_pair;
+  bvp.end = end_pair;
+  return bvp;
+}
+
+/* Carrying only the first copy's directions: the same answer, the second
+ * copy's unknown untouched, fewer integrations; bad lists are refused. */
+START_TEST(active_directions_simple) {
+  model m;
+  rod_bvp bvp = pair_bvp(&m, 5.0);
+  rod_shooting *sh = rod_shooting_alloc(&bvp);
+  rod_lm_options o = rod_lm_default_options();
+  o.tolerance = 1e-12;
+  double x_all[2] = {0, 0}, x_one[2] = {0, 0};
+  rod_shooting_stats all, one;
+  ck_assert_int_eq(rod_shooting_solve(sh, x_all, &o, &all), ROD_OK);
+  const int first[] = {0};
+  ck_assert_int_eq(rod_shooting_set_active(sh, first, 1), ROD_OK);
+  ck_assert_int_eq(rod_shooting_solve(sh, x_one, &o, &one), ROD_OK);
+  ck_assert(fabs(x_one[0] - x_all[0]) < 1e-12 * fabs(x_all[0]));
+  ck_assert(x_one[1] == 0.0);
+  ck_assert_int_eq(one.iterations, all.iterations);
+  ck_assert(one.integrations < all.integrations);
+  const int repeated[] = {0, 0}, outside[] = {2}, unsorted[] = {1, 0};
+  ck_assert_int_eq(rod_shooting_set_active(sh, repeated, 2), ROD_EINVAL);
+  ck_assert_int_eq(rod_shooting_set_active(sh, outside, 1), ROD_EINVAL);
+  ck_assert_int_eq(rod_shooting_set_active(sh, unsorted, 2), ROD_EINVAL);
+  rod_shooting_free(sh);
+}
+END_TEST
+
+START_TEST(active_directions_modified) {
+  model m;
+  rod_bvp bvp = pair_bvp(&m, 60.0);
+  const double scale[4] = {1.0, 60.0, 1.0, 60.0};
+  rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
+  static double yref[4 * NODES];
+  memset(yref, 0, sizeof yref);
+  rod_mshoot_options o = {
+      .spacing = 10, .tolerance = 1e-12, .max_iterations = 50};
+  double x_all[2] = {0, 0}, x_one[2] = {0, 0};
+  rod_shooting_stats all, one;
+  ck_assert_int_eq(rod_mshoot_solve(ms, x_all, yref, &o, &all), ROD_OK);
+  const int first_x[] = {0}, first_y[] = {0, 1};
+  ck_assert_int_eq(rod_mshoot_set_active(ms, first_x, 1, first_y, 2), ROD_OK);
+  ck_assert_int_eq(rod_mshoot_solve(ms, x_one, yref, &o, &one), ROD_OK);
+  ck_assert_msg(fabs(x_one[0] - x_all[0]) < 1e-10 * fabs(x_all[0]),
+                "%.17g vs %.17g", x_one[0], x_all[0]);
+  ck_assert(x_one[1] == 0.0);
+  ck_assert_msg(one.integrations < 0.75 * all.integrations, "%g vs %g",
+                one.integrations, all.integrations);
+  const int outside[] = {4};
+  ck_assert_int_eq(rod_mshoot_set_active(ms, first_x, 1, outside, 1),
+                   ROD_EINVAL);
+  rod_mshoot_free(ms);
+}
+END_TEST
+
 static Suite *mshoot_suite(void) {
   Suite *s = suite_create("mshoot");
   TCase *tc = tcase_create("model problem");
@@ -129,6 +235,8 @@ static Suite *mshoot_suite(void) {
   tcase_add_test(tc, drift_places_nodes);
   tcase_add_test(tc, spacing_places_nodes);
   tcase_add_test(tc, simple_shooting_fails);
+  tcase_add_test(tc, active_directions_simple);
+  tcase_add_test(tc, active_directions_modified);
   suite_add_tcase(s, tc);
   return s;
 }
