@@ -244,11 +244,12 @@ static void set_planar(rod_kirchhoff *k) {
    * m_y, q_x, q_z, w_y of the states (every even index) */
   static const int in_x[] = {0, 2, 4};
   static const int in_y[] = {0, 2, 4, 6, 8, 10, 12, 14};
-  k->planar = k->sc.solver.planar == ROD_PLANAR_AUTO && kr_planar_symmetric(k);
-  bool reduce = k->planar;
-  rod_shooting_set_active(k->shoot, reduce ? in_x : NULL, reduce ? 3 : 0);
-  rod_mshoot_set_active(k->mshoot, reduce ? in_x : NULL, reduce ? 3 : 0,
-                        reduce ? in_y : NULL, reduce ? 8 : 0);
+  const bool p =
+      k->sc.solver.planar == ROD_PLANAR_AUTO && kr_planar_symmetric(k);
+  k->planar = p;
+  rod_shooting_set_active(k->shoot, p ? in_x : NULL, p ? 3 : 0);
+  rod_mshoot_set_active(k->mshoot, p ? in_x : NULL, p ? 3 : 0, p ? in_y : NULL,
+                        p ? 8 : 0);
 }
 
 static rod_lm_options shooting_options(const rod_kirchhoff *k) {
