@@ -129,7 +129,7 @@ rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
 void kr_reset_prediction(rod_kirchhoff *k);
 void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
 void kr_predict(const rod_kirchhoff *k, double *x);
-void kr_predict_states(rod_kirchhoff *k, int spacing); /* into yref */
+void kr_predict_states(rod_kirchhoff *k); /* into yref */
 void kr_accept(rod_kirchhoff *k, const double *x);
 void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
 

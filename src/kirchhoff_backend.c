@@ -357,10 +357,9 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   rod_shooting_stats ss;
   int status;
   if (modified) {
-    int spacing = segment_spacing(k, c->c0);
-    kr_predict_states(k, spacing);
+    kr_predict_states(k);
     rod_mshoot_options mo = {
-        .spacing = spacing,
+        .spacing = segment_spacing(k, c->c0),
         .drift = kr_drift,
         .tolerance = o.tolerance,
         .max_iterations = o.max_iterations,

@@ -135,14 +135,17 @@ void kr_predict(const rod_kirchhoff *k, double *x) {
 }
 
 /* Reference trajectory of modified shooting: the node states extrapolated
- * from the last accepted solutions, by the linear recurrence (when it
- * predicts better) at the regular nodes every `spacing` intervals, where
- * the segments start, and by the polynomial elsewhere: there the reference
- * only serves the drift test and nodes a failed solve adds, and the
- * polynomial costs a third as much (the full linear prediction took a
- * quarter of the Cosserat anchor's time under modified shooting). */
-void kr_predict_states(rod_kirchhoff *k, int spacing) {
+ * from the last accepted solutions, by the linear recurrence when it
+ * predicts better, else by the polynomial. Every node gets the better one:
+ * a solve that fails retries with finer segments starting anywhere (the
+ * polynomial between the regular nodes lost the impulse with Euler and 40
+ * nodes). */
+void kr_predict_states(rod_kirchhoff *k) {
   const size_t N = (size_t)k->nodes;
+  if (k->use_linear) {
+    rod_linpred_predict(k->lp, 0, (int)N * ROD_NY, k->yref);
+    return;
+  }
   double w[KR_PAST];
   int n = extrapolation_weights(KR_DEGREE_STATES, k->n_sol, w);
   const double *past[KR_PAST];
@@ -158,10 +161,6 @@ void kr_predict_states(rod_kirchhoff *k, int spacing) {
       r[i] = v;
     }
   }
-  if (!k->use_linear || spacing <= 0)
-    return;
-  for (int g = spacing; g < k->nodes - 1; g += spacing)
-    rod_linpred_predict(k->lp, g * ROD_NY, ROD_NY, k->yref + g * ROD_NY);
 }
 
 /* Steps between fits of the linear predictor. The recurrence describes

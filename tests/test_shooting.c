@@ -192,6 +192,23 @@ START_TEST(weight_release_regression) {
 }
 END_TEST
 
+/* A hard case for modified shooting: the impulse on a coarse Euler grid
+ * (16 iterations per step), whose failing solves retry with finer segments
+ * that start anywhere on the rod; a reference good only at the regular
+ * nodes made them fail (a regression seen once). */
+START_TEST(impulse_on_coarse_euler_grid) {
+  rod_scenario sc;
+  rod_test_load(&sc, "impulse.ini");
+  sc.space.integrator = ROD_SPACE_EULER;
+  sc.space.nodes = 40;
+  sc.time.duration = 0.2;
+  rod_sim_result res;
+  rod_recorder *r = rod_test_run(&sc, &res);
+  ck_assert_int_eq(r->count, 101);
+  rod_recorder_free(r);
+}
+END_TEST
+
 static Suite *shooting_suite(void) {
   Suite *s = suite_create("shooting");
   TCase *j = tcase_create("jacobians");
@@ -204,6 +221,7 @@ static Suite *shooting_suite(void) {
   tcase_add_test(st, simple_and_modified_agree);
   tcase_add_test(st, paper_strategy_branches);
   tcase_add_test(st, weight_release_regression);
+  tcase_add_test(st, impulse_on_coarse_euler_grid);
   suite_add_tcase(s, st);
   return s;
 }
