@@ -13,7 +13,8 @@ static const struct {
     {"run", cmd_run, "static initial state, then the dynamic simulation"},
     {"static", cmd_static, "the static equilibrium only (t = 0 of run)"},
     {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
-    {"compare", cmd_compare, "RFEM against the Kirchhoff rod, per segment count"},
+    {"compare", cmd_compare,
+     "RFEM against the Kirchhoff rod, per segment count"},
     {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
 };
@@ -32,11 +33,18 @@ static void usage(FILE *out) {
 }
 
 /* OpenBLAS's own threads only slow down the small matrices here (and
- * calibrate runs simulations in parallel itself). */
+ * calibrate runs simulations in parallel itself). The pthread build starts
+ * its server threads when it loads, and they spin on sched_yield for about
+ * 0.1 s before sleeping: on this 2-core machine that took 10-15% off a
+ * 0.1 s run (weight release, rodsim bench). One thread, and the idle
+ * servers shut down (weak: other OpenBLAS builds may lack the call). */
 void openblas_set_num_threads(int num_threads);
+void blas_thread_shutdown_(void) __attribute__((weak));
 
 int main(int argc, char **argv) {
   openblas_set_num_threads(1);
+  if (blas_thread_shutdown_)
+    blas_thread_shutdown_();
   if (argc < 2) {
     usage(stderr);
     return CLI_BAD_INPUT;
