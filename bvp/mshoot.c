@@ -20,11 +20,14 @@ struct rod_mshoot {
   int jac_count; /* structure the factorised Jacobian belongs to */
   int *jac_nodes;
   bool jac_valid;
-  double *scale;      /* ny */
-  double *inv_scale;  /* ny: 1 / scale */
-  const double *yref; /* nnodes x ny, during a solve */
-  int kl, ku, ldab;   /* band of the current structure */
-  double *ab;         /* band storage, ldab x n */
+  double *scale;           /* ny */
+  double *inv_scale;       /* ny: 1 / scale */
+  const double *yref;      /* nnodes x ny, during a solve */
+  const double *drift_ref; /* nnodes x ny: the drift test's reference */
+  double *refs;            /* max_nodes x ny: each interior node's reference,
+                              copied when the node is placed */
+  int kl, ku, ldab;        /* band of the current structure */
+  double *ab;              /* band storage, ldab x n */
   lapack_int *ipiv;
   double *X, *Xt;          /* unknowns, trial unknowns */
   double *R, *Rt, *dX;     /* residuals, trial residuals, Newton step */
@@ -85,6 +88,7 @@ void rod_mshoot_free(rod_mshoot *ms) {
     free(*(double **)((char *)ms + unknown_vectors[i]));
   free(ms->nodes);
   free(ms->jac_nodes);
+  free(ms->refs);
   free(ms->scale);
   free(ms->inv_scale);
   free(ms->ab);
@@ -121,6 +125,7 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   const size_t ldab_max = 3 * (nx + 2 * ny) + 1;
   ms->nodes = calloc((size_t)max_nodes + 1, sizeof(int));
   ms->jac_nodes = calloc((size_t)max_nodes + 1, sizeof(int));
+  ms->refs = calloc(((size_t)max_nodes + 1) * ny, sizeof(double));
   ms->scale = malloc(ny * sizeof(double));
   ms->inv_scale = malloc(ny * sizeof(double));
   ms->ab = calloc(ldab_max * nmax, sizeof(double));
@@ -148,9 +153,9 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->rmap = calloc(nmax, sizeof(int));
   ms->lwork = calloc(64 * nd, sizeof(double));
   if (!vectors_ok || !ms->bro_a || !ms->bro_b || !ms->Hd || !ms->lwork ||
-      !ms->cmap || !ms->rmap || !ms->nodes || !ms->jac_nodes || !ms->scale ||
-      !ms->inv_scale || !ms->ab || !ms->ipiv || !ms->y || !ms->yn || !ms->dy ||
-      !ms->dy0 || !ms->col || !ms->drdy) {
+      !ms->cmap || !ms->rmap || !ms->nodes || !ms->jac_nodes || !ms->refs ||
+      !ms->scale || !ms->inv_scale || !ms->ab || !ms->ipiv || !ms->y ||
+      !ms->yn || !ms->dy || !ms->dy0 || !ms->col || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -202,12 +207,13 @@ static inline void band_set(rod_mshoot *ms, int i, int j, double v) {
 static void node_state(const rod_mshoot *ms, int j, const double *z,
                        double *y) {
   const int ny = ms->bvp.ny;
-  const double *ref = ms->yref + (size_t)ms->nodes[j] * ny;
+  const double *ref = ms->refs + (size_t)j * ny;
   for (int l = 0; l < ny; l++)
     y[l] = ref[l] + ms->scale[l] * z[l];
 }
 
-/* Insert interior node g at position pos (its z = 0: the reference). */
+/* Insert interior node g at position pos (its z = 0: the reference, the
+ * drift test's). */
 static void insert_node(rod_mshoot *ms, int pos, int g, double *X) {
   const int nx = ms->bvp.nx, ny = ms->bvp.ny;
   int n_old = unknowns_of(ms, ms->count), at = nx + pos * ny;
@@ -215,13 +221,24 @@ static void insert_node(rod_mshoot *ms, int pos, int g, double *X) {
   memset(X + at, 0, (size_t)ny * sizeof(double));
   memmove(ms->nodes + pos + 1, ms->nodes + pos,
           (size_t)(ms->count - pos) * sizeof(int));
+  double *r = ms->refs + (size_t)pos * ny;
+  memmove(r + ny, r, (size_t)(ms->count - pos) * ny * sizeof(double));
+  memcpy(r, ms->drift_ref + (size_t)g * ny, (size_t)ny * sizeof(double));
   ms->nodes[pos] = g;
   ms->count++;
 }
 
+/* Each interior node's reference from yref. */
+static void copy_refs(rod_mshoot *ms) {
+  const size_t ny = (size_t)ms->bvp.ny;
+  for (int j = 0; j < ms->count; j++)
+    memcpy(ms->refs + j * ny, ms->yref + (size_t)ms->nodes[j] * ny,
+           ny * sizeof(double));
+}
+
 static double drift_of(const rod_mshoot *ms, const double *y, int g) {
   const int ny = ms->bvp.ny;
-  const double *ref = ms->yref + (size_t)g * ny;
+  const double *ref = ms->drift_ref + (size_t)g * ny;
   double d = 0, sum = 0; /* branch-free: sum carries a NaN or inf */
   for (int l = 0; l < ny; l++) {
     double t = fabs(y[l] - ref[l]) * ms->inv_scale[l];
@@ -615,14 +632,17 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
                      const rod_mshoot_options *opt, rod_shooting_stats *stats) {
   const int nx = ms->bvp.nx;
   ms->yref = yref;
+  ms->drift_ref = opt->drift_ref ? opt->drift_ref : yref;
+  const int attempts = opt->attempts > 0 ? opt->attempts : 5;
   ms->integrations = 0;
   ms->jacobians = 0;
   if (!opt->reuse_jacobian)
     ms->jac_valid = false;
   int spacing = opt->spacing, iters = 0, status = ROD_ENOCONV;
   double res = INFINITY;
-  for (int attempt = 0; attempt < 5; attempt++) {
+  for (int attempt = 0; attempt < attempts; attempt++) {
     regular_nodes(ms, spacing);
+    copy_refs(ms);
     memcpy(ms->X, x, (size_t)nx * sizeof(double));
     memset(ms->X + nx, 0, (size_t)ms->count * ms->bvp.ny * sizeof(double));
     int st = evaluate(ms, ms->X, ms->R, false, opt->drift);
@@ -656,6 +676,7 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
 int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
                               const double *yref, double *R, double *J) {
   ms->yref = yref;
+  copy_refs(ms);
   const int n = unknowns_of(ms, ms->count);
   memcpy(ms->Xt, X, (size_t)n * sizeof(double));
   int st = evaluate(ms, ms->Xt, R, true, 0.0);

@@ -91,7 +91,8 @@ typedef struct rod_kirchhoff {
   double *sol_prev[KR_PAST - 1]; /* the solutions before sol_y */
   int n_sol;          /* accepted dynamic solutions stored (max KR_PAST) */
   rod_linpred *lp;    /* linear prediction of the node states */
-  double *lp_z;       /* nodes x ROD_NY: the accepted states, packed */
+  double *lp_z;       /* nodes x ROD_NY: the accepted states, packed (the
+                         predictor's series, the drift test's reference) */
   bool lp_fitted;     /* lp fitted after the last accepted step */
   bool have_linear;   /* x_linear predicts the current step */
   bool use_linear;    /* the solver starts from x_linear */
@@ -129,7 +130,7 @@ rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
 void kr_reset_prediction(rod_kirchhoff *k);
 void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
 void kr_predict(const rod_kirchhoff *k, double *x);
-void kr_predict_states(rod_kirchhoff *k); /* into yref */
+void kr_predict_states(rod_kirchhoff *k, int stride); /* into yref */
 void kr_accept(rod_kirchhoff *k, const double *x);
 void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
 

@@ -357,15 +357,38 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   rod_shooting_stats ss;
   int status;
   if (modified) {
-    kr_predict_states(k);
+    /* First the regular segments from the states predicted at their nodes,
+     * the drift test against the last solution (the paper's reference).
+     * If that fails, the remaining tries and iterations go to ever finer
+     * segments (halving the first segment, as rod_mshoot_solve would)
+     * from the prediction at every node. */
+    const int spacing = segment_spacing(k, c->c0);
+    kr_predict_states(k, spacing);
     rod_mshoot_options mo = {
-        .spacing = segment_spacing(k, c->c0),
+        .spacing = spacing,
         .drift = kr_drift,
         .tolerance = o.tolerance,
         .max_iterations = o.max_iterations,
         .reuse_jacobian = k->mshoot_c0 == c->c0,
+        .drift_ref = k->lp_z,
+        .attempts = 1,
     };
     status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
+    if (status != ROD_OK && status != ROD_EINVAL) {
+      add_stats(st, &ss);
+      const int count = rod_mshoot_node_count(k->mshoot);
+      mo.spacing = (count ? rod_mshoot_nodes(k->mshoot)[0] : k->nodes - 1) / 2;
+      mo.max_iterations -= ss.iterations;
+      if (mo.spacing >= 1 && mo.max_iterations > 0) {
+        kr_predict_states(k, 1);
+        mo.drift_ref = NULL;
+        mo.attempts = 4;
+        mo.reuse_jacobian = false;
+        status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
+      } else {
+        memset(&ss, 0, sizeof ss);
+      }
+    }
     k->mshoot_c0 = c->c0;
   } else {
     if (k->sc.solver.strategy == ROD_STRATEGY_AUTO &&

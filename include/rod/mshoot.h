@@ -34,6 +34,10 @@ typedef struct {
   int max_iterations;  /* Newton iterations */
   bool reuse_jacobian; /* keep the factorised Jacobian between solves while
                           the node set stays the same */
+  const double *drift_ref; /* nnodes x ny: the drift test's reference, also
+                              the start of the nodes it places; NULL: yref */
+  int attempts; /* solves with ever finer spacing before giving up; <= 0:
+                   5 */
 } rod_mshoot_options;
 
 typedef struct rod_mshoot rod_mshoot;
@@ -45,9 +49,11 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
 void rod_mshoot_free(rod_mshoot *ms);
 
 /* Solve from the guess x (nx, updated in place) with reference states yref
- * (nnodes x ny, row per node). When the iteration fails with a fresh
- * Jacobian, the node spacing is halved and the solve repeated. On success
- * the problem's last sweep is the solution's. */
+ * (nnodes x ny, row per node; read at the regular nodes of every attempt's
+ * spacing, and everywhere when drift_ref is NULL). When the iteration
+ * fails with a fresh Jacobian, the node spacing is halved and the solve
+ * repeated, up to `attempts` times. On success the problem's last sweep is
+ * the solution's. */
 int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
                      const rod_mshoot_options *opt, rod_shooting_stats *stats);
 
