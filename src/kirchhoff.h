@@ -71,6 +71,9 @@ typedef struct rod_kirchhoff {
   rod_history *stage_hist;
   double *H_stage;   /* stages x intervals x KR_HW */
   double *stage_val; /* stage records of the last sweep (same layout) */
+  double *stage_ps;  /* stages x intervals x 3: p_s at every stage of the
+                        last sweep; with stage_val, the integrands of the
+                        quadratures (kr_quadratures) */
 
   /* Sweeps. */
   int nk;         /* tangent directions carried by the current sweep */
@@ -135,6 +138,7 @@ void kr_accept(rod_kirchhoff *k, const double *x);
 void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
 
 /* kirchhoff_post.c: energies and history records of a converged step */
+void kr_quadratures(rod_kirchhoff *k);
 void kr_postprocess(rod_kirchhoff *k);
 void kr_push_history(rod_kirchhoff *k);
 void kr_rest_history(rod_kirchhoff *k);

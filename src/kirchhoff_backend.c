@@ -22,6 +22,7 @@ static void destroy(void *self) {
   free(k->lp_z);
   free(k->H_stage);
   free(k->stage_val);
+  free(k->stage_ps);
   free(k->s);
   free(k->len);
   free(k->hp);
@@ -170,6 +171,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->hp = calloc(P, sizeof *k->hp);
   k->H_stage = calloc(P * KR_HW, sizeof(double));
   k->stage_val = calloc(P * KR_HW, sizeof(double));
+  k->stage_ps = calloc(P * 3, sizeof(double));
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->Hs_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->H_mid = calloc(I * KR_HW, sizeof(double));
@@ -201,7 +203,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
       !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
       !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
-      !k->stage_hist || !k->H_stage || !k->stage_val || !k->shoot) {
+      !k->stage_hist || !k->H_stage || !k->stage_val || !k->stage_ps ||
+      !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }

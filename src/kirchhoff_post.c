@@ -1,7 +1,7 @@
-/* After a step converged: the energies (quadratures carried by the sweep)
- * and, for the node histories, curvature, strain and velocity with their
- * arclength derivatives at both ends of every interval (the history records
- * of the next steps). Stage history records itself during the sweep. */
+/* After a step converged: the quadratures and energies and, for the node
+ * histories, curvature, strain and velocity with their arclength derivatives at
+ * both ends of every interval (the history records of the next steps). Stage
+ * history records itself during the sweep. */
 #include <string.h>
 
 #include "kirchhoff.h"
@@ -42,7 +42,41 @@ static void end_record(const rod_kirchhoff *k, const double *y,
   }
 }
 
+/* The quadratures along the converged sweep (positions, kinetic and
+ * elastic energy, int s g.p_s ds) into the node records, from the stage
+ * records: the same integrand and the same Euler/RK4 weights as a sweep
+ * carrying them, so the same numbers, but integrated once per step instead
+ * of in every sweep. Segments of modified shooting continue from the
+ * previous segment's end as a sweep does. */
+void kr_quadratures(rod_kirchhoff *k) {
+  const int S = k->stages;
+  double quad[ROD_NQ] = {0};
+  v3_copy(quad + ROD_Q_P, k->model.base_position);
+  memcpy(k->node_y + ROD_NY, quad, sizeof quad);
+  for (int j = 0; j < k->intervals; j++) {
+    const double h = k->len[j];
+    double f[KR_STAGES][ROD_NQ];
+    for (int st = 0; st < S; st++) {
+      const size_t point = (size_t)S * j + st;
+      const double *rec = k->stage_val + point * KR_HW;
+      double s = k->s[j] + k->integ->c[st] * h;
+      rod_rhs_quadratures_at(&k->rc, rec + KR_HQ, rec + KR_HU, rec + KR_HV,
+                             k->stage_ps + point * 3, s, f[st]);
+    }
+    if (S == 4) { /* rod_spatial_rk4's update */
+      const double h6 = h / 6.0;
+      for (int i = 0; i < ROD_NQ; i++)
+        quad[i] += h6 * (f[0][i] + 2.0 * (f[1][i] + f[2][i]) + f[3][i]);
+    } else {
+      for (int i = 0; i < ROD_NQ; i++)
+        quad[i] += h * f[0][i];
+    }
+    memcpy(k->node_y + (size_t)(j + 1) * KR_NODE + ROD_NY, quad, sizeof quad);
+  }
+}
+
 void kr_postprocess(rod_kirchhoff *k) {
+  kr_quadratures(k);
   /* energies: the quadratures at the tip; gravity by parts,
    * int p ds = L p(L) - int s p_s ds */
   const double *tip = k->node_y + (size_t)(k->nodes - 1) * KR_NODE + ROD_NY;

@@ -197,29 +197,39 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   f[ROD_Y_W + 2] = 0.0;
 }
 
-/* Derivatives of the quadratures at arclength s (m), from the values of
- * rod_rhs_eval at the same y. */
+/* Derivatives of the quadratures at arclength s (m) from the velocity q,
+ * curvature u, strain v and p_s = R v there. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *u,
+                       const double *v, const double *ps, double s,
+                       double *fq) {
+  v3_copy(fq + ROD_Q_P, ps);
+  fq[ROD_Q_KIN] = 0.5 * c->rho_area * v3_dot(q, q);
+  double e = 0;
+  for (int i = 0; i < 3; i++) {
+    double du = u[i] - c->ustar[i];
+    e += c->K[i] * du * du;
+  }
+  if (c->cosserat)
+    for (int i = 0; i < 3; i++) {
+      double dv = v[i] - (i == 2 ? 1.0 : 0.0);
+      e += c->Kse[i] * dv * dv;
+    }
+  fq[ROD_Q_EL] = 0.5 * e;
+  fq[ROD_Q_GS] = s * v3_dot(c->gravity, ps);
+}
+
+/* The same from the values of rod_rhs_eval at y. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
 rod_rhs_quadratures(const rod_rhs_const *c, const double *y,
                     const rod_rhs_work *wk, double s, double *fq) {
-  const double *q = y + ROD_Y_Q;
-  v3_copy(fq + ROD_Q_P, wk->ps);
-  fq[ROD_Q_KIN] = 0.5 * c->rho_area * v3_dot(q, q);
-  double e = 0;
-  for (int i = 0; i < 3; i++) {
-    double du = wk->u[i] - c->ustar[i];
-    e += c->K[i] * du * du;
-  }
-  if (c->cosserat)
-    for (int i = 0; i < 3; i++) {
-      double dv = wk->v[i] - (i == 2 ? 1.0 : 0.0);
-      e += c->Kse[i] * dv * dv;
-    }
-  fq[ROD_Q_EL] = 0.5 * e;
-  fq[ROD_Q_GS] = s * v3_dot(c->gravity, wk->ps);
+  rod_rhs_quadratures_at(c, y + ROD_Y_Q, wk->u, wk->v, wk->ps, s, fq);
 }
 
 /* Directional derivative of the right-hand side: df = (df/dy) dy, using the
