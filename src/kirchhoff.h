@@ -55,21 +55,18 @@ typedef struct rod_kirchhoff {
   bool planar;        /* the step stays in the x-z plane: planar right-hand side
                          and tangents of the in-plane directions only */
   int stages;         /* evaluation points per interval (integ->stages) */
-  rod_hist_point *hp; /* `stages` per interval */
+  rod_hist_point *hp; /* `stages` per interval: the history terms */
   bool history_planar; /* every hp in the x-z plane */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
-  double jump_force[3];
-  /* N: n jumps by -F at jump_node */ /* History and its terms for the
-                                       * current coefficients. Node history
-                                       * (hermite, linear): records at both
-                                       * ends of every interval, midpoints
-                                       * interpolated. Stage history:
-                                       * records at every stage point. */
+  double jump_force[3];               /* N: n jumps by -F at jump_node */
+  /* History and its terms for the current coefficients. Node history
+   * (hermite, linear): records at both ends of every interval, midpoints
+   * interpolated. Stage history: records at every stage point, whose terms
+   * rod_history_point_terms writes into hp in place. */
   rod_history *hist;
   double *H_ends, *Hs_ends, *H_mid;
   rod_history *stage_hist;
-  double *H_stage;   /* stages x intervals x KR_HW */
   double *stage_val; /* stage records of the last sweep (same layout) */
   double *stage_ps;  /* stages x intervals x 3: p_s at every stage of the
                         last sweep; with stage_val, the integrands of the

@@ -20,7 +20,6 @@ static void destroy(void *self) {
   rod_history_free(k->stage_hist);
   rod_linpred_free(k->lp);
   free(k->lp_z);
-  free(k->H_stage);
   free(k->stage_val);
   free(k->stage_ps);
   free(k->s);
@@ -169,7 +168,6 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NQ;
   const size_t P = (size_t)k->stages * I; /* evaluation points */
   k->hp = calloc(P, sizeof *k->hp);
-  k->H_stage = calloc(P * KR_HW, sizeof(double));
   k->stage_val = calloc(P * KR_HW, sizeof(double));
   k->stage_ps = calloc(P * 3, sizeof(double));
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
@@ -203,8 +201,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
       !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
       !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
-      !k->stage_hist || !k->H_stage || !k->stage_val || !k->stage_ps ||
-      !k->shoot) {
+      !k->stage_hist || !k->stage_val || !k->stage_ps || !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }

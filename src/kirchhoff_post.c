@@ -108,8 +108,8 @@ void kr_postprocess(rod_kirchhoff *k) {
 /* Accept the post-processed solution of a step into the history. */
 void kr_push_history(rod_kirchhoff *k) {
   if (k->history_kind == ROD_HISTORY_STAGE)
-    rod_history_push(k->stage_hist, &k->coeffs, k->stage_val, NULL, k->H_stage,
-                     NULL);
+    rod_history_push(k->stage_hist, &k->coeffs, k->stage_val, NULL,
+                     (const double *)k->hp, NULL);
   else
     rod_history_push(k->hist, &k->coeffs, k->rec_val, k->rec_der, k->H_ends,
                      k->Hs_ends);

@@ -2,25 +2,33 @@
  * attempt's BDF coefficients, the history terms at every evaluation point,
  * and the loads at the step's time (CONTRACT.md 2.2). */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "kirchhoff.h"
 #include "rod/loads.h"
 
-/* History data of one evaluation point from its history term H; false
- * when it leaves the x-z plane (kr_planar_symmetric). */
-static bool fill_point(rod_hist_point *hp, const double *H, const rod_model *m,
-                       double fac) {
-  const double tau = m->retardation, e3[3] = {0, 0, 1};
-  for (int i = 0; i < 3; i++) {
-    hp->Q[i] = H[KR_HQ + i];
-    hp->U[i] = H[KR_HU + i];
-    hp->V[i] = H[KR_HV + i];
-    hp->au[i] = (m->precurvature[i] - tau * hp->U[i]) / fac;
-    hp->av[i] = (e3[i] - tau * hp->V[i]) / fac;
-  }
-  return hp->Q[1] == 0 && hp->U[0] == 0 && hp->U[2] == 0 && hp->V[1] == 0 &&
-         hp->au[0] == 0 && hp->au[2] == 0 && hp->av[1] == 0;
+/* The evaluation points hold the history terms in the layout of the
+ * histories' records (Q, U, V), so a stage history writes them in place. */
+_Static_assert(sizeof(rod_hist_point) == KR_HW * sizeof(double) &&
+                   offsetof(rod_hist_point, Q) == KR_HQ * sizeof(double) &&
+                   offsetof(rod_hist_point, U) == KR_HU * sizeof(double) &&
+                   offsetof(rod_hist_point, V) == KR_HV * sizeof(double),
+               "rod_hist_point is a history record");
+
+/* History data of one evaluation point from its history term H. */
+static void fill_point(rod_hist_point *hp, const double *H) {
+  memcpy(hp, H, sizeof *hp);
+}
+
+/* False when some point's history leaves the x-z plane (an odd component
+ * of Q, U, V is not zero; kr_planar_symmetric). */
+static bool history_in_plane(const rod_hist_point *hp, size_t points) {
+  bool planar = true;
+  for (size_t p = 0; p < points; p++)
+    planar = planar & (hp[p].Q[1] == 0) & (hp[p].U[0] == 0) &
+             (hp[p].U[2] == 0) & (hp[p].V[1] == 0);
+  return planar;
 }
 
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
@@ -30,7 +38,9 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   k->dynamic = dynamic;
   const double c0 = dynamic ? c->c0 : 0.0;
   const double fac = 1.0 + c0 * m->retardation; /* K + c0 B = K fac */
+  const double e3[3] = {0, 0, 1};
   rod_rhs_const *rc = &k->rc;
+  rc->tau_fac = m->retardation / fac;
   rc->c0 = c0;
   rc->rho_area = m->rho_area;
   rc->cosserat = m->kind == ROD_MODEL_COSSERAT;
@@ -42,18 +52,17 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
     rc->K[i] = m->K[i];
     rc->Kse[i] = m->Kse[i];
     rc->ustar[i] = m->precurvature[i];
+    rc->au0[i] = m->precurvature[i] / fac;
+    rc->av0[i] = e3[i] / fac;
     rc->gravity[i] = m->gravity[i];
   }
   const size_t I = (size_t)k->intervals, P = (size_t)k->stages * I;
   if (k->history_kind == ROD_HISTORY_STAGE) {
     if (dynamic)
-      rod_history_point_terms(k->stage_hist, c, k->H_stage);
+      rod_history_point_terms(k->stage_hist, c, (double *)k->hp);
     else
-      memset(k->H_stage, 0, P * KR_HW * sizeof(double));
-    bool planar = true;
-    for (size_t p = 0; p < P; p++)
-      planar = fill_point(&k->hp[p], k->H_stage + p * KR_HW, m, fac) && planar;
-    k->history_planar = planar;
+      memset(k->hp, 0, P * sizeof *k->hp);
+    k->history_planar = history_in_plane(k->hp, P);
     return;
   }
   if (dynamic) {
@@ -67,18 +76,17 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   }
   /* Euler's stage is the start; RK4's: the start, the middle twice, the
    * end */
-  bool planar = true;
   for (size_t j = 0; j < I; j++) {
     const double *start = k->H_ends + 2 * j * KR_HW;
     rod_hist_point *hp = &k->hp[(size_t)k->stages * j];
-    planar = fill_point(&hp[0], start, m, fac) && planar;
+    fill_point(&hp[0], start);
     if (k->stages == 4) {
-      planar = fill_point(&hp[1], k->H_mid + j * KR_HW, m, fac) && planar;
+      fill_point(&hp[1], k->H_mid + j * KR_HW);
       hp[2] = hp[1];
-      planar = fill_point(&hp[3], start + KR_HW, m, fac) && planar;
+      fill_point(&hp[3], start + KR_HW);
     }
   }
-  k->history_planar = planar;
+  k->history_planar = history_in_plane(k->hp, P);
 }
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {

@@ -50,6 +50,9 @@ typedef struct {
   double ki[3];    /* 1/(N m^2): 1 / (K (1 + c0 tau)) */
   double kse[3];   /* 1/N: 1 / (Kse (1 + c0 tau)) */
   double bn[3];    /* N/m, world: -rhoA g - fbar */
+  double au0[3];   /* 1/m: u* / (1 + c0 tau) */
+  double av0[3];   /* e3 / (1 + c0 tau) (Cosserat) */
+  double tau_fac;  /* s: tau / (1 + c0 tau) */
   int cosserat;
   /* for the energy quadratures */
   double K[3];       /* N m^2 */
@@ -58,13 +61,16 @@ typedef struct {
   double gravity[3]; /* m/s^2 */
 } rod_rhs_const;
 
-/* History data at one evaluation point (grid node or half-way). */
+/* History data at one evaluation point (grid node or half-way): the
+ * history terms themselves, so that a history kept at the evaluation
+ * points writes them in place (rod_history_point_terms). With them
+ *   u = ki .* R^T m + au,  au = au0 - tau_fac U = (u* - tau U) / (1 + c0 tau)
+ *   v = kse .* R^T n + av, av = av0 - tau_fac V = (e3 - tau V) / (1 + c0 tau)
+ */
 typedef struct {
-  double Q[3];  /* m/s^2: q_t = c0 q + Q */
-  double U[3];  /* 1/(m s): u_t = c0 u + U */
-  double V[3];  /* 1/s: v_t = c0 v + V (Cosserat) */
-  double au[3]; /* 1/m: (u* - tau U) / (1 + c0 tau) */
-  double av[3]; /* (e3 - tau V) / (1 + c0 tau) (Cosserat) */
+  double Q[3]; /* m/s^2: q_t = c0 q + Q */
+  double U[3]; /* 1/(m s): u_t = c0 u + U */
+  double V[3]; /* 1/s: v_t = c0 v + V (Cosserat) */
 } rod_hist_point;
 
 /* Intermediate values of one evaluation, reused by the tangent equations. */
@@ -88,7 +94,7 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp, const double *y,
   quat_to_R(R, h);
   m3_mul_tv(wk->Rtm, R, m);
   for (int i = 0; i < 3; i++)
-    u[i] = c->ki[i] * wk->Rtm[i] + hp->au[i];
+    u[i] = c->ki[i] * wk->Rtm[i] + (c->au0[i] - c->tau_fac * hp->U[i]);
   quat_deriv(f + ROD_Y_H, h, u);
 
   double wxq[3];
@@ -106,7 +112,7 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp, const double *y,
   if (c->cosserat) {
     m3_mul_tv(wk->Rtn, R, n);
     for (int i = 0; i < 3; i++)
-      v[i] = c->kse[i] * wk->Rtn[i] + hp->av[i];
+      v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
     m3_mul_v(ps, R, v);
     double wxv[3];
     v3_cross(wxv, w, v);
@@ -155,7 +161,7 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   R[7] = 0.0;
   R[8] = 1.0 - s * yy;
   v3_set(wk->Rtm, 0.0, m1, 0.0);
-  const double u1 = c->ki[1] * m1 + hp->au[1];
+  const double u1 = c->ki[1] * m1 + (c->au0[1] - c->tau_fac * hp->U[1]);
   v3_set(u, 0.0, u1, 0.0);
   f[ROD_Y_H + 0] = 0.5 * -(u1 * h2);
   f[ROD_Y_H + 1] = 0.0;
@@ -177,7 +183,8 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   if (c->cosserat) {
     const double t0 = R[0] * n0 + R[6] * n2, t2 = R[2] * n0 + R[8] * n2;
     v3_set(wk->Rtn, t0, 0.0, t2);
-    v3_set(v, c->kse[0] * t0 + hp->av[0], 0.0, c->kse[2] * t2 + hp->av[2]);
+    v3_set(v, c->kse[0] * t0 + (c->av0[0] - c->tau_fac * hp->V[0]), 0.0,
+           c->kse[2] * t2 + (c->av0[2] - c->tau_fac * hp->V[2]));
     v3_set(ps, R[0] * v[0] + R[2] * v[2], 0.0, R[6] * v[0] + R[8] * v[2]);
     f[ROD_Y_Q + 0] = ((c->c0 * v[0] + hp->V[0]) - uxq0) + w1 * v[2];
     f[ROD_Y_Q + 1] = 0.0;

@@ -43,9 +43,10 @@ START_TEST(planar_rhs_equals_3d) {
     hp.U[1] = rnd(&seed);
     hp.V[0] = rnd(&seed);
     hp.V[2] = rnd(&seed);
-    hp.au[1] = rnd(&seed);
-    hp.av[0] = 1e-3 * rnd(&seed);
-    hp.av[2] = 1 + 1e-3 * rnd(&seed);
+    c.au0[1] = rnd(&seed);
+    c.av0[0] = 1e-3 * rnd(&seed);
+    c.av0[2] = 1 + 1e-3 * rnd(&seed);
+    c.tau_fac = 1e-3 * rnd(&seed);
     double y[ROD_NY] = {0};
     for (int i = 0; i < ROD_NY; i += 2) /* the even (in-plane) entries */
       y[i] = rnd(&seed);
