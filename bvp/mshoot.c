@@ -300,7 +300,25 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
     }
     int e = seg == ms->count ? last : ms->nodes[seg];
     int st;
-    if (drift > 0) { /* interval by interval, watching the drift */
+    if (drift > 0 && b->node) { /* the segment, then its drift */
+      st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
+      work += (1.0 + k) * (e - a) / last; /* what was integrated */
+      if (st >= 0)
+        for (int g = a + 1; g < e && g < last; g++) {
+          const double *yg = b->node(b->user, g);
+          if (drift_of(ms, yg, g) > drift && ms->count < ms->max_nodes) {
+            memcpy(ms->y, yg, (size_t)ny * sizeof(double));
+            insert_node(ms, seg, g, X);
+            e = g;
+            st = 0;
+            break;
+          }
+        }
+      if (st != 0) {
+        ms->integrations += work;
+        return st;
+      }
+    } else if (drift > 0) { /* interval by interval, watching the drift */
       int g = a;
       st = 0;
       while (g < e && st == 0) {
@@ -318,7 +336,8 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
     } else {
       st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
     }
-    work += (1.0 + k) * (e - a) / last;
+    if (!(drift > 0 && b->node))
+      work += (1.0 + k) * (e - a) / last;
     if (st != 0) {
       ms->integrations += work;
       return st;

@@ -256,6 +256,12 @@ static void end(void *user, const double *y, double *r, double *drdy) {
   }
 }
 
+/* The states at node g of the last sweep (right limit). */
+static const double *sweep_node(void *user, int g) {
+  const rod_kirchhoff *k = user;
+  return k->node_y + (size_t)g * KR_NODE;
+}
+
 void kr_bvp_init(rod_kirchhoff *k) {
   k->bvp.ny = ROD_NY;
   k->bvp.nx = 6;
@@ -263,5 +269,6 @@ void kr_bvp_init(rod_kirchhoff *k) {
   k->bvp.start = start;
   k->bvp.propagate = propagate;
   k->bvp.end = end;
+  k->bvp.node = sweep_node;
   k->bvp.user = k;
 }

@@ -15,6 +15,7 @@ enum { NODES = 201 };
 typedef struct {
   double lambda;
   double s[NODES];
+  double y[NODES][2]; /* the states of the last propagate at the nodes */
 } model;
 
 static void start(void *user, const double *x, double *y0, double *dy0) {
@@ -43,8 +44,15 @@ static int propagate(void *user, int a, int b, double *y, int k, double *dy) {
       p[0] += h / 6 * (k1a + 2 * k2a + 2 * k3a + k4a);
       p[1] += h / 6 * (k1b + 2 * k2b + 2 * k3b + k4b);
     }
+    m->y[j + 1][0] = y[0];
+    m->y[j + 1][1] = y[1];
   }
   return isfinite(y[0]) && isfinite(y[1]) ? 0 : 1;
+}
+
+static const double *node(void *user, int g) {
+  model *m = user;
+  return m->y[g];
 }
 
 static void end(void *user, const double *y, double *r, double *drdy) {
@@ -103,6 +111,44 @@ START_TEST(drift_places_nodes) { check(60.0, 0, 5.0); }
 END_TEST
 
 START_TEST(spacing_places_nodes) { check(60.0, 10, 0.0); }
+END_TEST
+
+/* The drift test on a whole segment from the problem's node states
+ * (rod_bvp.node) places the same nodes and reaches the same answer, bit for
+ * bit, as the test interval by interval, with a drift test that fires many
+ * times (a zero reference). */
+START_TEST(drift_from_node_states) {
+  double x[2], integ[2];
+  int nodes[2][64], count[2];
+  for (int with_node = 0; with_node < 2; with_node++) {
+    model m;
+    rod_bvp bvp = model_bvp(&m, 60.0);
+    bvp.node = with_node ? node : NULL;
+    const double scale[2] = {1.0, 60.0};
+    rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
+    static double yref[2 * NODES];
+    memset(yref, 0, sizeof yref);
+    rod_mshoot_options o = {
+        .drift = 5.0, .tolerance = 1e-12, .max_iterations = 50};
+    x[with_node] = 0.0;
+    rod_shooting_stats st;
+    ck_assert_int_eq(rod_mshoot_solve(ms, &x[with_node], yref, &o, &st),
+                     ROD_OK);
+    integ[with_node] = st.integrations;
+    count[with_node] = rod_mshoot_node_count(ms);
+    ck_assert_int_le(count[with_node], 64);
+    memcpy(nodes[with_node], rod_mshoot_nodes(ms),
+           (size_t)count[with_node] * sizeof(int));
+    rod_mshoot_free(ms);
+  }
+  ck_assert_int_gt(count[0], 3);
+  ck_assert_int_eq(count[0], count[1]);
+  for (int i = 0; i < count[0]; i++)
+    ck_assert_int_eq(nodes[0][i], nodes[1][i]);
+  ck_assert(x[0] == x[1]);
+  /* the whole segment was integrated before the test cut it */
+  ck_assert(integ[1] >= integ[0]);
+}
 END_TEST
 
 /* Simple shooting fails on the same problem: the guard that the test
@@ -234,6 +280,7 @@ static Suite *mshoot_suite(void) {
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, drift_places_nodes);
   tcase_add_test(tc, spacing_places_nodes);
+  tcase_add_test(tc, drift_from_node_states);
   tcase_add_test(tc, simple_shooting_fails);
   tcase_add_test(tc, active_directions_simple);
   tcase_add_test(tc, active_directions_modified);

@@ -31,6 +31,11 @@ typedef struct {
   /* Residual r (nx) at the last node and, when drdy is not NULL, its
    * derivative by the state (nx x ny, column-major). */
   void (*end)(void *user, const double *y, double *r, double *drdy);
+  /* Optional: the state (ny) at grid node g as the last propagate left it
+   * (after any jump there), for a < g <= b. Modified shooting then runs
+   * its drift test on a whole segment at once; NULL: interval by
+   * interval. */
+  const double *(*node)(void *user, int g);
   void *user;
 } rod_bvp;
 
