@@ -73,9 +73,7 @@ typedef struct rod_kirchhoff {
                         quadratures (kr_quadratures) */
 
   /* Sweeps. */
-  int nk;         /* tangent directions carried by the current sweep */
-  double *ybuf;   /* 16 (1 + nk) + 3 */
-  double *work;   /* integrator work */
+  double *ybuf;   /* states and up to 16 tangent directions (16 each) */
   double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
   double jump_left[KR_NODE]; /* state just proximal to the jump node */
 

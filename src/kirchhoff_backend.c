@@ -29,7 +29,6 @@ static void destroy(void *self) {
   free(k->Hs_ends);
   free(k->H_mid);
   free(k->ybuf);
-  free(k->work);
   free(k->node_y);
   free(k->sol_y);
   free(k->rec_val);
@@ -165,7 +164,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->history_kind = choose_history(k);
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
   /* a sweep carries at most ROD_NY tangents (modified shooting) */
-  const int nbuf = ROD_NY * (1 + ROD_NY) + ROD_NQ;
+  const int nbuf = ROD_NY * (1 + ROD_NY);
   const size_t P = (size_t)k->stages * I; /* evaluation points */
   k->hp = calloc(P, sizeof *k->hp);
   k->stage_val = calloc(P * KR_HW, sizeof(double));
@@ -174,7 +173,6 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->Hs_ends = calloc(2 * I * KR_HW, sizeof(double));
   k->H_mid = calloc(I * KR_HW, sizeof(double));
   k->ybuf = calloc((size_t)nbuf, sizeof(double));
-  k->work = calloc(k->integ->work_size(nbuf), sizeof(double));
   k->node_y = calloc(N * KR_NODE, sizeof(double));
   k->sol_y = calloc(N * KR_NODE, sizeof(double));
   k->rec_val = calloc(2 * I * KR_HW, sizeof(double));
@@ -198,10 +196,10 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   for (int i = 0; i < KR_PAST - 1; i++)
     past_ok = (k->sol_prev[i] = calloc(N * KR_NODE, sizeof(double))) && past_ok;
   if (!k->lp || !k->lp_z || !k->mshoot || !k->yref || !past_ok || !k->hp ||
-      !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->work ||
-      !k->node_y || !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos ||
-      !k->out_quat || !k->out_vel || !k->out_n || !k->out_m || !k->hist ||
-      !k->stage_hist || !k->stage_val || !k->stage_ps || !k->shoot) {
+      !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->node_y ||
+      !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos || !k->out_quat ||
+      !k->out_vel || !k->out_n || !k->out_m || !k->hist || !k->stage_hist ||
+      !k->stage_val || !k->stage_ps || !k->shoot) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }

@@ -22,104 +22,91 @@ record_stage(double *stage_val, double *stage_ps, size_t point, const double *y,
   v3_copy(stage_ps + point * 3, wk->ps);
 }
 
-/* Right-hand side of the sweep's augmented state
- * [y (16), dy_1 (16) .. dy_nk (16), quadratures (ROD_NQ)], and the stage's
- * records. */
-static int sweep_rhs(int j, int stage, const double *y, double *f, void *user) {
-  rod_kirchhoff *k = user;
-  const size_t point = (size_t)k->stages * j + stage;
-  rod_rhs_work wk;
-  if (k->planar) {
-    rod_rhs_eval_planar(&k->rc, &k->hp[point], y, f, &wk);
-    for (int d = 1; d <= k->nk; d++)
-      rod_rhs_tangent_planar(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
-  } else {
-    rod_rhs_eval(&k->rc, &k->hp[point], y, f, &wk);
-    for (int d = 1; d <= k->nk; d++)
-      rod_rhs_tangent(&k->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
-  }
-  double s = k->s[j] + k->integ->c[stage] * k->len[j];
-  rod_rhs_quadratures(&k->rc, y, &wk, s, f + ROD_NY * (1 + k->nk));
-  record_stage(k->stage_val, k->stage_ps, point, y, &wk);
-  return 0;
-}
-
-/* What the fused state sweep reads, copied out of the backend once per
- * sweep: the compiler then knows that the records it writes (stage
- * history, node states) cannot change the constants, and keeps them in
- * registers (residual sweep of the weight release, 100 nodes, RK4: 8.1 ->
- * 6.8 us, 20.5 -> 17.2 ns per right-hand side). */
+/* What the fused sweeps read, copied out of the backend once per sweep:
+ * the compiler then knows that the records they write (stage history,
+ * node states) cannot change the constants, and keeps them in registers
+ * (residual sweep of the weight release, 100 nodes, RK4: 8.1 -> 6.8 us,
+ * 20.5 -> 17.2 ns per right-hand side). */
 typedef struct {
   rod_rhs_const rc;
   const rod_hist_point *hp;     /* `stages` per interval */
   const double *len;            /* m: intervals */
   double *stage_val, *stage_ps; /* stage records */
-  double *node_y;               /* nodes x KR_NODE */
   int stages;
-} state_sweep;
+} sweep;
 
-static void state_sweep_init(state_sweep *sw, const rod_kirchhoff *k) {
+static void sweep_init(sweep *sw, const rod_kirchhoff *k) {
   sw->rc = k->rc;
   sw->hp = k->hp;
   sw->len = k->len;
   sw->stage_val = k->stage_val;
   sw->stage_ps = k->stage_ps;
-  sw->node_y = k->node_y;
   sw->stages = k->stages;
 }
 
-/* The right-hand side of the states alone, for the fused steps, without
+/* The right-hand side of the states at a stage, and its records; without
  * the quadratures (kr_quadratures integrates them from the records once a
  * step has converged: the weight release's residual sweep 6.8 -> 4.8 us,
- * 17.2 -> 12.2 ns per right-hand side, results bit for bit); planar
- * is a constant in each caller, so each gets its own inlined copy. */
+ * 17.2 -> 12.2 ns per right-hand side, results bit for bit). planar is a
+ * constant in each caller, so each gets its own inlined copy. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-state_rhs(const state_sweep *sw, int j, int stage, const double *y, double *f,
-          const bool planar) {
+state_rhs(const sweep *sw, int j, int stage, const double *y, double *f,
+          rod_rhs_work *wk, const bool planar) {
   const size_t point = (size_t)sw->stages * j + stage;
-  rod_rhs_work wk;
   if (planar)
-    rod_rhs_eval_planar(&sw->rc, &sw->hp[point], y, f, &wk);
+    rod_rhs_eval_planar(&sw->rc, &sw->hp[point], y, f, wk);
   else
-    rod_rhs_eval(&sw->rc, &sw->hp[point], y, f, &wk);
-  record_stage(sw->stage_val, sw->stage_ps, point, y, &wk);
+    rod_rhs_eval(&sw->rc, &sw->hp[point], y, f, wk);
+  record_stage(sw->stage_val, sw->stage_ps, point, y, wk);
 }
 
-static void store_node(rod_kirchhoff *k, int node, const double *ybuf) {
-  double *rec = k->node_y + (size_t)node * KR_NODE;
-  memcpy(rec, ybuf, ROD_NY * sizeof(double));
-  memcpy(rec + ROD_NY, ybuf + ROD_NY * (1 + k->nk), ROD_NQ * sizeof(double));
-}
-
-/* Classic RK4 over interval j for the state alone, with the right-hand side
- * inlined and the sizes known at compile time: the residual sweeps that
- * dominate the run time. Same arithmetic as rod_spatial_rk4. */
+/* The right-hand side of the states and of nk tangent directions, which
+ * follow the states in y and f (16 each). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-rk4_state_step(const state_sweep *sw, int j, double *y, const bool planar) {
+full_rhs(const sweep *sw, int j, int stage, const double *y, double *f, int nk,
+         const bool planar) {
+  rod_rhs_work wk;
+  state_rhs(sw, j, stage, y, f, &wk, planar);
+  for (int d = 1; d <= nk; d++)
+    if (planar)
+      rod_rhs_tangent_planar(&sw->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+    else
+      rod_rhs_tangent(&sw->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+}
+
+/* Classic RK4 (rod_spatial_rk4's arithmetic) over interval j for the states
+ * and nk tangents, n = 16 (1 + nk) values. nk = 0 is the residual sweep
+ * that dominates the run time: its sizes are then known at compile time. A
+ * planar state keeps its odd components at zero: they are skipped. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
+  enum { MAX = ROD_NY * (1 + ROD_NY) };
   const double h = sw->len[j], h2 = 0.5 * h, h6 = h / 6.0;
-  /* a planar state keeps its odd components at zero: skip them */
-  const int di = planar ? 2 : 1;
-  double k1[ROD_NY], k2[ROD_NY], k3[ROD_NY], k4[ROD_NY], yt[ROD_NY];
+  const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
+  double k1[MAX], k2[MAX], k3[MAX], k4[MAX], yt[MAX];
   if (planar)
-    for (int i = 1; i < ROD_NY; i += 2)
+    for (int i = 1; i < n; i += 2)
       yt[i] = 0.0;
-  state_rhs(sw, j, 0, y, k1, planar);
-  for (int i = 0; i < ROD_NY; i += di)
+  full_rhs(sw, j, 0, y, k1, nk, planar);
+  for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k1[i];
-  state_rhs(sw, j, 1, yt, k2, planar);
-  for (int i = 0; i < ROD_NY; i += di)
+  full_rhs(sw, j, 1, yt, k2, nk, planar);
+  for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k2[i];
-  state_rhs(sw, j, 2, yt, k3, planar);
-  for (int i = 0; i < ROD_NY; i += di)
+  full_rhs(sw, j, 2, yt, k3, nk, planar);
+  for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h * k3[i];
-  state_rhs(sw, j, 3, yt, k4, planar);
-  for (int i = 0; i < ROD_NY; i += di)
+  full_rhs(sw, j, 3, yt, k4, nk, planar);
+  for (int i = 0; i < n; i += di)
     y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
 }
 
@@ -127,92 +114,77 @@ rk4_state_step(const state_sweep *sw, int j, double *y, const bool planar) {
 __attribute__((always_inline))
 #endif
 static inline void
-euler_state_step(const state_sweep *sw, int j, double *y, const bool planar) {
-  double f[ROD_NY];
-  state_rhs(sw, j, 0, y, f, planar);
-  for (int i = 0; i < ROD_NY; i++)
+euler_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
+  enum { MAX = ROD_NY * (1 + ROD_NY) };
+  const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
+  double f[MAX];
+  full_rhs(sw, j, 0, y, f, nk, planar);
+  for (int i = 0; i < n; i += di)
     y[i] += sw->len[j] * f[i];
 }
 
 /* Point force at the node after interval j: n(s+) = n(s-) - F (seed 002
  * III.B); jump_left keeps the state just proximal to it. */
-static void apply_jump(rod_kirchhoff *k, int j, double *yb,
-                       const double *quad) {
-  if (j + 1 == k->jump_node && j + 1 < k->nodes - 1) {
-    memcpy(k->jump_left, yb, ROD_NY * sizeof(double));
-    memcpy(k->jump_left + ROD_NY, quad, ROD_NQ * sizeof(double));
-    v3_axpy(yb + ROD_Y_N, -1.0, k->jump_force);
-  }
+static void apply_jump(rod_kirchhoff *k, double *y) {
+  memcpy(k->jump_left, y, ROD_NY * sizeof(double));
+  v3_axpy(y + ROD_Y_N, -1.0, k->jump_force);
 }
 
-/* Intervals [a, b) for the state alone; rk4 and planar are constants in
- * each caller, so each variant inlines its own right-hand side. */
+/* Intervals [a, b) of y (states and nk tangents), storing the states at
+ * the nodes; rk4, planar and (for the residual sweeps) nk = 0 are constants
+ * in each caller, so each variant inlines its own right-hand side. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-state_loop(rod_kirchhoff *k, int a, int b, double *yb, const bool rk4,
+sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
            const bool planar) {
-  state_sweep sw;
-  state_sweep_init(&sw, k);
-  const double *quad = yb + ROD_NY;
-  const int jump = k->jump_node;
+  sweep sw;
+  sweep_init(&sw, k);
+  double *node_y = k->node_y;
+  const int jump = k->jump_node < k->nodes - 1 ? k->jump_node : -1;
   for (int j = a; j < b; j++) {
     if (rk4)
-      rk4_state_step(&sw, j, yb, planar);
+      rk4_step(&sw, j, y, nk, planar);
     else
-      euler_state_step(&sw, j, yb, planar);
+      euler_step(&sw, j, y, nk, planar);
     if (j + 1 == jump)
-      apply_jump(k, j, yb, quad);
-    memcpy(sw.node_y + (size_t)(j + 1) * KR_NODE, yb, ROD_NY * sizeof(double));
+      apply_jump(k, y);
+    memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
   }
 }
 
-static void state_loop_rk4(rod_kirchhoff *k, int a, int b, double *yb) {
-  state_loop(k, a, b, yb, true, false);
-}
-static void state_loop_rk4_planar(rod_kirchhoff *k, int a, int b, double *yb) {
-  state_loop(k, a, b, yb, true, true);
-}
-static void state_loop_euler(rod_kirchhoff *k, int a, int b, double *yb) {
-  state_loop(k, a, b, yb, false, false);
-}
-static void state_loop_euler_planar(rod_kirchhoff *k, int a, int b,
-                                    double *yb) {
-  state_loop(k, a, b, yb, false, true);
-}
+typedef void sweep_fn(rod_kirchhoff *k, int a, int b, double *y, int nk);
+#define ROD_SWEEP_VARIANT(name, nk_value, rk4, planar)                         \
+  static void name(rod_kirchhoff *k, int a, int b, double *y, int nk) {        \
+    (void)nk;                                                                  \
+    sweep_loop(k, a, b, y, nk_value, rk4, planar);                             \
+  }
+ROD_SWEEP_VARIANT(states_rk4, 0, true, false)
+ROD_SWEEP_VARIANT(states_rk4_planar, 0, true, true)
+ROD_SWEEP_VARIANT(states_euler, 0, false, false)
+ROD_SWEEP_VARIANT(states_euler_planar, 0, false, true)
+ROD_SWEEP_VARIANT(tangents_rk4, nk, true, false)
+ROD_SWEEP_VARIANT(tangents_rk4_planar, nk, true, true)
+ROD_SWEEP_VARIANT(tangents_euler, nk, false, false)
+ROD_SWEEP_VARIANT(tangents_euler_planar, nk, false, true)
+#undef ROD_SWEEP_VARIANT
+
+/* [tangents][rk4][planar] */
+static sweep_fn *const sweep_variants[2][2][2] = {
+    {{states_euler, states_euler_planar}, {states_rk4, states_rk4_planar}},
+    {{tangents_euler, tangents_euler_planar},
+     {tangents_rk4, tangents_rk4_planar}}};
 
 static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
   rod_kirchhoff *k = user;
-  k->nk = nk;
-  double *yb = k->ybuf;
-  const int n = ROD_NY * (1 + nk) + ROD_NQ;
+  double *yb = k->ybuf; /* states, then the nk tangents */
+  const int n = ROD_NY * (1 + nk);
   memcpy(yb, y, ROD_NY * sizeof(double));
   if (nk)
     memcpy(yb + ROD_NY, dy, (size_t)(ROD_NY * nk) * sizeof(double));
-  double *quad = yb + ROD_NY * (1 + nk);
-  if (a == 0) {
-    memset(quad, 0, ROD_NQ * sizeof(double));
-    v3_copy(quad + ROD_Q_P, k->model.base_position);
-  } else { /* quadratures continue from the stored node */
-    memcpy(quad, k->node_y + (size_t)a * KR_NODE + ROD_NY,
-           ROD_NQ * sizeof(double));
-  }
-  store_node(k, a, yb);
-  if (nk == 0 && k->integ == &rod_spatial_rk4) {
-    (k->planar ? state_loop_rk4_planar : state_loop_rk4)(k, a, b, yb);
-  } else if (nk == 0 && k->integ == &rod_spatial_euler) {
-    (k->planar ? state_loop_euler_planar : state_loop_euler)(k, a, b, yb);
-  } else {
-    for (int j = a; j < b; j++) {
-      int st = k->integ->step(sweep_rhs, j, k->len[j], n, ROD_NQ, yb, NULL,
-                              k->work, k);
-      if (st)
-        return st;
-      apply_jump(k, j, yb, quad);
-      store_node(k, j + 1, yb);
-    }
-  }
+  memcpy(k->node_y + (size_t)a * KR_NODE, yb, ROD_NY * sizeof(double));
+  sweep_variants[nk > 0][k->stages == 4][k->planar](k, a, b, yb, nk);
   for (int i = 0; i < n; i++)
     if (!isfinite(yb[i]))
       return 1;
