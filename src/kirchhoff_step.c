@@ -24,11 +24,14 @@ static void fill_point(rod_hist_point *hp, const double *H) {
 /* False when some point's history leaves the x-z plane (an odd component
  * of Q, U, V is not zero; kr_planar_symmetric). */
 static bool history_in_plane(const rod_hist_point *hp, size_t points) {
-  bool planar = true;
-  for (size_t p = 0; p < points; p++)
-    planar = planar & (hp[p].Q[1] == 0) & (hp[p].U[0] == 0) &
-             (hp[p].U[2] == 0) & (hp[p].V[1] == 0);
-  return planar;
+  /* a sum of magnitudes is zero only if every term is (NaN: not planar);
+   * two sums, so that the additions do not wait on each other */
+  double s0 = 0, s1 = 0;
+  for (size_t p = 0; p < points; p++) {
+    s0 += fabs(hp[p].Q[1]) + fabs(hp[p].U[0]);
+    s1 += fabs(hp[p].U[2]) + fabs(hp[p].V[1]);
+  }
+  return s0 + s1 == 0;
 }
 
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
