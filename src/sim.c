@@ -3,6 +3,8 @@
  * (CONTRACT.md 2.3). */
 #include "rod/sim.h"
 
+#include "energy_watch.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,13 +33,15 @@ static void accumulate(rod_step_stats *acc, const rod_step_stats *st) {
 
 static int emit(const rod_backend_ops *ops, void *self,
                 const rod_sim_sink *sink, double t, const rod_step_stats *acc,
-                double wall, rod_sim_result *res) {
+                double wall, rod_energy_watch *watch, rod_sim_result *res) {
   if (!sink || !sink->sample)
     return ROD_OK;
   rod_sample s;
   int st = ops->sample(self, &s);
-  if (st == ROD_OK)
+  if (st == ROD_OK) {
+    rod_energy_watch_add(watch, t, &s, res);
     st = sink->sample(sink->user, t, &s, acc, wall);
+  }
   if (st == ROD_OK)
     res->samples++;
   return st;
@@ -56,6 +60,8 @@ int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
   if (status != ROD_OK)
     return status;
   rod_step_stats st, acc;
+  rod_energy_watch watch;
+  rod_energy_watch_init(&watch, sc);
   double w0 = now();
   status = ops->solve_static(self, &st);
   double wall = now() - w0;
@@ -67,7 +73,7 @@ int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
     res->wall_time = now() - t_start;
     return status;
   }
-  status = emit(ops, self, sink, 0.0, &st, wall, res);
+  status = emit(ops, self, sink, 0.0, &st, wall, &watch, res);
   const int nsteps = static_only ? 0 : rod_sim_step_count(sc);
   const int every = sc->output.every;
   const double dt = sc->time.dt;
@@ -99,7 +105,7 @@ int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
     acc_wall += w1 - w0;
     pending++;
     if (i % every == 0 || i == nsteps) {
-      status = emit(ops, self, sink, t, &acc, acc_wall, res);
+      status = emit(ops, self, sink, t, &acc, acc_wall, &watch, res);
       memset(&acc, 0, sizeof acc);
       acc_wall = 0;
       pending = 0;
@@ -114,7 +120,7 @@ int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
   res->status = status;
   if (status != ROD_OK && pending > 0 && res->steps > 0) {
     /* keep the last converged step even off the sampling grid */
-    emit(ops, self, sink, res->time, &acc, acc_wall, res);
+    emit(ops, self, sink, res->time, &acc, acc_wall, &watch, res);
   }
   if (status != ROD_OK && !res->message[0])
     snprintf(res->message, sizeof res->message, "stopped at t = %.6g s (%s)",

@@ -18,6 +18,16 @@ static inline void rod_test_load(rod_scenario *sc, const char *name) {
   ck_assert_int_eq(rod_scenario_load(sc, path, &err), ROD_OK);
 }
 
+/* The impulse on a coarse Euler grid (40 nodes) for 0.2 s: a hard case
+ * for modified shooting, and a discretisation that creates energy with the
+ * scenario's alpha = -0.48. */
+static inline void rod_test_coarse_euler_impulse(rod_scenario *sc) {
+  rod_test_load(sc, "impulse.ini");
+  sc->space.integrator = ROD_SPACE_EULER;
+  sc->space.nodes = 40;
+  sc->time.duration = 0.2;
+}
+
 /* Run sc without HDF5; the caller frees the recording. */
 static inline rod_recorder *rod_test_run(const rod_scenario *sc,
                                          rod_sim_result *res) {

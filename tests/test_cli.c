@@ -160,6 +160,26 @@ START_TEST(under_resolved_impulse_warns) {
 }
 END_TEST
 
+/* A run whose discretisation creates energy (the impulse on 40 Euler nodes
+ * with alpha = -0.48) completes with a one-line warning naming the
+ * settings. */
+START_TEST(energy_growth_warns) {
+  make_dir();
+  char err[4096], args[1024];
+  snprintf(args, sizeof args,
+           "run %s/scenarios/impulse.ini --quiet -o grow.h5 --set "
+           "space.integrator=euler --set space.nodes=40 --set "
+           "time.duration=0.1",
+           getenv("RODSIM_DATA"));
+  int st = rodsim(args, err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  ck_assert_msg(count_lines(err) == 1, "%s", err);
+  ck_assert_ptr_nonnull(strstr(err, "impulse.ini: warning: with nothing "
+                                    "working on the rod its energy grew"));
+  ck_assert_ptr_nonnull(strstr(err, "space.integrator = euler, 40 nodes"));
+}
+END_TEST
+
 /* A solver that cannot converge: exit 1, the converged samples kept, the status
  * says why and when, and nothing non-finite is written. */
 START_TEST(failure_keeps_converged_steps) {
@@ -207,6 +227,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, set_and_output_override);
   tcase_add_test(tc, failure_keeps_converged_steps);
   tcase_add_test(tc, under_resolved_impulse_warns);
+  tcase_add_test(tc, energy_growth_warns);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -198,10 +198,7 @@ END_TEST
  * nodes made them fail (a regression seen once). */
 START_TEST(impulse_on_coarse_euler_grid) {
   rod_scenario sc;
-  rod_test_load(&sc, "impulse.ini");
-  sc.space.integrator = ROD_SPACE_EULER;
-  sc.space.nodes = 40;
-  sc.time.duration = 0.2;
+  rod_test_coarse_euler_impulse(&sc);
   rod_sim_result res;
   rod_recorder *r = rod_test_run(&sc, &res);
   ck_assert_int_eq(r->count, 101);

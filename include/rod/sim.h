@@ -81,6 +81,12 @@ typedef struct {
   double integrations; /* summed over dynamic steps */
   int fallbacks;       /* steps that needed a fallback method */
   double max_residual;
+  /* The energy balance (energy_watch.h): with nothing working on the rod,
+   * its mechanical energy grew by more than half the motion's largest
+   * kinetic energy, from energy_before to energy_after (J) by
+   * energy_time (s). Needs samples (a sink). */
+  bool energy_grew;
+  double energy_before, energy_after, energy_time;
   char message[256]; /* why the run stopped, when it did */
 } rod_sim_result;
 

@@ -117,6 +117,25 @@ static int run_common(int argc, char **argv, bool static_only) {
     snprintf(status, sizeof status, "%s",
              res.message[0] ? res.message : rod_strerror(st));
   int cst = rod_logger_close(lg, status);
+  if (res.energy_grew) {
+    char hint[160];
+    if (sc.solver.backend == ROD_BACKEND_RFEM)
+      snprintf(hint, sizeof hint,
+               "try a smaller time.dt or rfem.integrator = "
+               "rk45");
+    else
+      snprintf(hint, sizeof hint,
+               "space.integrator = %s, %d nodes, time.alpha = %g: try rk4, "
+               "more nodes or alpha closer to 0",
+               sc.space.integrator == ROD_SPACE_EULER ? "euler" : "rk4",
+               sc.space.nodes, sc.time.alpha);
+    fprintf(stderr,
+            "rodsim: %s: warning: with nothing working on the rod its energy "
+            "grew from %.4g J to %.4g J by t = %.6g s, so the discretisation "
+            "creates energy here (%s)\n",
+            sc.source, res.energy_before, res.energy_after, res.energy_time,
+            hint);
+  }
   if (st == ROD_OK && cst != ROD_OK) {
     cli_fail("%s: output.file: cannot write %s (%s)", sc.source, sc.output.file,
              rod_strerror(cst));

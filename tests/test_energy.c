@@ -1,0 +1,149 @@
+/* The energy-balance watch (src/energy_watch.h): synthetic energy records
+ * with and without growth, the cases that exempt a run, and whole runs:
+ * the impulse on a coarse Euler grid with alpha = -0.48 (whose motion
+ * blows up) is flagged; the shipped scenarios and a coarse Euler grid's
+ * first-order energy exchange errors are not. */
+#include <math.h>
+
+#include "energy_watch.h"
+#include "scenarioutil.h"
+
+/* A scenario whose run delivers 200 samples (windows of 20). */
+static rod_scenario synthetic_scenario(void) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  sc.time.dt = 1e-3;
+  sc.time.duration = 0.2;
+  sc.output.every = 1;
+  return sc;
+}
+
+/* Feed n samples of E = elastic (kinetic k) over t = i dt; returns the
+ * result. The tip is at tip_z(t). */
+typedef struct {
+  double elastic, kinetic, tip_z;
+} energy_point;
+
+static rod_sim_result feed(const rod_scenario *sc,
+                           energy_point (*f)(double t)) {
+  rod_energy_watch w;
+  rod_energy_watch_init(&w, sc);
+  rod_sim_result res = {0};
+  const int n = rod_sim_step_count(sc);
+  for (int i = 0; i <= n; i++) {
+    double t = i * sc->time.dt;
+    energy_point e = f(t);
+    double pos[3] = {0.5, 0.0, e.tip_z}, s0 = 0.0;
+    rod_sample s = {.points = 1,
+                    .s = &s0,
+                    .position = pos,
+                    .kinetic = e.kinetic,
+                    .elastic = e.elastic,
+                    .gravity = -0.25};
+    rod_energy_watch_add(&w, t, &s, &res);
+  }
+  return res;
+}
+
+/* Energy exchanged between kinetic and elastic with a 10% error that
+ * oscillates (a coarse Euler grid), decaying slowly: balanced. */
+static energy_point exchange(double t) {
+  double c = cos(2 * M_PI * 30 * t), a = exp(-t);
+  energy_point e = {a * (1 - c * c) + 0.1 * a * c, a * c * c, 0.0};
+  return e;
+}
+
+/* The same, then the total rises steadily from t = 0.1 s. */
+static energy_point growth(double t) {
+  energy_point e = exchange(t);
+  if (t > 0.1)
+    e.elastic += 20 * (t - 0.1);
+  return e;
+}
+
+/* A tip force of -10 N along z working on a tip that falls by 0.5 m/s: the
+ * rod gains what the force gives, 5 W. */
+static energy_point forced(double t) {
+  energy_point e = exchange(t);
+  e.elastic += 5.0 * t;
+  e.tip_z = -0.5 * t;
+  return e;
+}
+
+START_TEST(synthetic_records) {
+  rod_scenario sc = synthetic_scenario();
+  rod_sim_result r = feed(&sc, exchange);
+  ck_assert(!r.energy_grew);
+  r = feed(&sc, growth);
+  ck_assert(r.energy_grew);
+  /* 0.5 J of growth (half the largest kinetic energy, 1 J) by ~0.125 s */
+  ck_assert_double_gt(r.energy_time, 0.12);
+  ck_assert_double_lt(r.energy_time, 0.14);
+  ck_assert_double_gt(r.energy_after - r.energy_before, 0.5);
+  /* the clamp driven by a motor works on the rod: no balance to watch */
+  rod_scenario motor = sc;
+  motor.motor.enabled = true;
+  ck_assert(!feed(&motor, growth).energy_grew);
+  /* growth while an impulse acts is the impulse's work */
+  rod_scenario strike = sc;
+  strike.impulse.enabled = true;
+  strike.impulse.start = 0.0;
+  strike.impulse.duration = 0.2;
+  ck_assert(!feed(&strike, growth).energy_grew);
+  /* a constant tip force is a potential: its work is not growth */
+  rod_scenario pulled = sc;
+  pulled.tip.force[2] = -10.0;
+  ck_assert(!feed(&pulled, forced).energy_grew);
+  ck_assert(feed(&sc, forced).energy_grew);
+}
+END_TEST
+
+/* The impulse with Euler in arclength on 40 nodes and alpha = -0.48: the
+ * rod's energy grows from 0.017 J after the strike (0.016 s) to 0.02 J by
+ * 0.04 s and on to 11 J, when the solver fails at 0.27 s. */
+START_TEST(coarse_euler_grid_flagged) {
+  rod_scenario sc;
+  rod_test_coarse_euler_impulse(&sc);
+  rod_sim_result res;
+  rod_recorder_free(rod_test_run(&sc, &res));
+  ck_assert(res.energy_grew);
+  ck_assert_double_gt(res.energy_time, 0.016);
+  ck_assert_double_lt(res.energy_time, 0.1);
+  ck_assert_double_gt(res.energy_after, 1.2 * res.energy_before);
+}
+END_TEST
+
+/* Balanced runs: the impulse (RK4, 100 nodes; also on RFEM) and the weight
+ * release on 40 Euler nodes, whose energy oscillates by ~10% within a
+ * period while it decays. */
+START_TEST(balanced_runs_not_flagged) {
+  rod_scenario sc;
+  rod_sim_result res;
+  rod_test_load(&sc, "impulse.ini");
+  sc.time.duration = 0.3;
+  rod_recorder_free(rod_test_run(&sc, &res));
+  ck_assert(!res.energy_grew);
+  sc.solver.backend = ROD_BACKEND_RFEM;
+  rod_recorder_free(rod_test_run(&sc, &res));
+  ck_assert(!res.energy_grew);
+  rod_test_load(&sc, "weight_release.ini");
+  sc.space.integrator = ROD_SPACE_EULER;
+  sc.space.nodes = 40;
+  sc.time.duration = 0.6;
+  rod_recorder_free(rod_test_run(&sc, &res));
+  ck_assert(!res.energy_grew);
+}
+END_TEST
+
+static Suite *energy_suite(void) {
+  Suite *s = suite_create("energy");
+  TCase *tc = tcase_create("watch");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, synthetic_records);
+  tcase_add_test(tc, coarse_euler_grid_flagged);
+  tcase_add_test(tc, balanced_runs_not_flagged);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(energy_suite)
