@@ -46,8 +46,7 @@ struct rod_mshoot {
   int updates;
   double *bro_a, *bro_b; /* ROD_MSHOOT_UPDATES x nmax each */
   double *tmp;           /* nmax */
-  /* Small systems keep the explicit inverse: LAPACK's banded solves cost
-   * more than a dense matrix-vector product below ROD_MSHOOT_DENSE. */
+  /* Small systems keep the explicit inverse (ROD_MSHOOT_DENSE). */
   bool dense;
   double *Hd; /* n x n inverse Jacobian, column-major */
   /* With directions not carried (rod_mshoot_set_active) the Jacobian is
@@ -62,7 +61,16 @@ struct rod_mshoot {
   double *lwork;    /* dgetri work */
 };
 
-enum { ROD_MSHOOT_DENSE = 128 };
+/* Largest system kept as an explicit inverse. Measured (LAPACK, block
+ * bidiagonal with 8 x 8 blocks; inverse vs banded LU: factorisation and one
+ * product or solve): n = 27: 15 vs 5 us, 0.5 vs 1.3 us; n = 59: 78 vs
+ * 17 us, 2.4 vs 3.0 us; n = 123: 401 vs 49 us, 10.1 vs 6.0 us. With two
+ * products per iteration, ~4 iterations per step and a refresh every 5
+ * to 20 steps the inverse pays up to n = 45 to 70; whole runs: 128 -> 64
+ * took the impulse at 0.2 ms (99 unknowns) from 1.00x to 1.24x real time
+ * and the weight release at 0.1 ms from 0.60x to 0.74x, while 48 slowed
+ * the weight release at 0.5 ms (51 unknowns) by 7%. */
+enum { ROD_MSHOOT_DENSE = 64 };
 
 /* Broyden updates kept before the Jacobian is recomputed. */
 enum { ROD_MSHOOT_UPDATES = 24 };
