@@ -108,7 +108,7 @@ static void set_state_scale(rod_kirchhoff *k) {
 /* Wavenumber k (1/m) of the time-discrete rod, k^4 = rhoA c0^2 / EI: its
  * solutions vary along s like exp(k s / sqrt 2) (DESIGN.md section 3). */
 static double step_wavenumber(const rod_kirchhoff *k, double c0) {
-  return pow(k->model.rho_area * c0 * c0 / k->model.K[0], 0.25);
+  return rod_model_step_wavenumber(&k->model, c0);
 }
 
 /* Largest k h of the run: the time-discrete rod varies along s on the

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rod/bdf.h"
 #include "v3.h"
 
 double rod_model_bending_stiffness(const rod_scenario *sc) {
@@ -10,6 +11,19 @@ double rod_model_bending_stiffness(const rod_scenario *sc) {
   double I = M_PI * d * d * d * d / 64.0;
   return sc->rod.has_bending_stiffness ? sc->rod.bending_stiffness
                                        : sc->rod.youngs_modulus * I;
+}
+
+double rod_model_step_wavenumber(const rod_model *m, double c0) {
+  return pow(m->rho_area * c0 * c0 / m->K[0], 0.25);
+}
+
+double rod_model_step_kh(const rod_scenario *sc) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
+  double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
+  c0 = c0 > c0_be ? c0 : c0_be;
+  return rod_model_step_wavenumber(&m, c0) * m.length / (sc->space.nodes - 1);
 }
 
 void rod_frame_from_tangent(double quat[4], const double d_in[3]) {

@@ -160,6 +160,24 @@ START_TEST(under_resolved_impulse_warns) {
 }
 END_TEST
 
+/* A grid too coarse for the time step (k h = 1.2 at 0.2 ms with 20 nodes,
+ * 0.38 at 2 ms): one warning naming the key, the time step and the nodes
+ * advised. */
+START_TEST(coarse_grid_warns) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  int st = rodsim("bench good.ini --dt 2e-3,2e-4 --set time.duration=2e-3", err,
+                  sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  ck_assert_msg(count_lines(err) == 1, "%s", err);
+  ck_assert_ptr_nonnull(
+      strstr(err, "good.ini: space.nodes: warning: 20 nodes"));
+  ck_assert_ptr_nonnull(strstr(err, "dt = 0.0002 s (k h = 1.2"));
+  ck_assert_ptr_nonnull(strstr(err, "use about 75 nodes"));
+}
+END_TEST
+
 /* A run whose discretisation creates energy (the impulse on 40 Euler nodes
  * with alpha = -0.48) completes with a one-line warning naming the
  * settings. */
@@ -228,6 +246,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, failure_keeps_converged_steps);
   tcase_add_test(tc, under_resolved_impulse_warns);
   tcase_add_test(tc, energy_growth_warns);
+  tcase_add_test(tc, coarse_grid_warns);
   suite_add_tcase(s, tc);
   return s;
 }

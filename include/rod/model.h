@@ -37,4 +37,14 @@ void rod_frame_from_tangent(double quat[4], const double d[3]);
  * else E I of the solid section. */
 double rod_model_bending_stiffness(const rod_scenario *sc);
 
+/* Wavenumber k (1/m) of the time-discrete rod for the BDF coefficient c0
+ * (1/s): it varies along s like exp(k s / sqrt 2), k^4 = rhoA c0^2 / EI
+ * (DESIGN.md section 3). */
+double rod_model_step_wavenumber(const rod_model *m, double c0);
+
+/* The largest k h of a run of the scenario on its grid of space.nodes
+ * (nominal spacing h = L / (nodes - 1)), over the start-up step and the
+ * BDF-alpha steps. RK4 in arclength errs like (k h)^4, Euler like k h. */
+double rod_model_step_kh(const rod_scenario *sc);
+
 #endif

@@ -30,7 +30,8 @@ int cli_common_arg(cli_common *c, int argc, char **argv, int *i);
  * error and returns CLI_BAD_INPUT on failure. */
 int cli_load(const cli_common *c, rod_scenario *sc);
 
-/* A warning on stderr when an impulse spans too few time steps. */
+/* Warnings on stderr when an impulse spans too few time steps, or the grid
+ * is too coarse for the time step (k h, rod_model_step_kh). */
 void cli_warn_sampling(const rod_scenario *sc);
 
 /* Print "rodsim: FILE: KEY: MESSAGE" for err. */
