@@ -7,9 +7,9 @@
  * more than half the motion's largest kinetic energy: a discretisation
  * that creates energy (seen with Euler in arclength on a coarse grid and
  * alpha near -0.5, where the motion blows up). The earlier level is the
- * smallest of the maxima of E over earlier windows of samples, so the
- * first-order exchange errors of a coarse Euler grid (E oscillating by
- * ~10% within a period) do not count. */
+ * smallest of the maxima of E over earlier windows of 10 samples; the
+ * threshold keeps out the first-order exchange errors of a coarse Euler
+ * grid (E swinging by ~10% of the motion's energy within a period). */
 #ifndef ROD_ENERGY_WATCH_H
 #define ROD_ENERGY_WATCH_H
 
