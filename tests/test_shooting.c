@@ -168,6 +168,39 @@ START_TEST(paper_strategy_branches) {
 }
 END_TEST
 
+/* Auto's last resort: when the modified shooting it chose fails, simple
+ * shooting with the whole iteration budget. The impulse on 20 Euler nodes
+ * at dt = 5 ms: auto holds modified shooting from step 2; at step 12
+ * (t = 0.06 s) modified shooting fails and simple shooting converges (275
+ * iterations), and the run goes on; modified shooting alone, even with its
+ * BDF2 retry, stops there. */
+START_TEST(auto_falls_back_to_simple_shooting) {
+  rod_scenario sc;
+  rod_test_load(&sc, "impulse.ini");
+  sc.space.integrator = ROD_SPACE_EULER;
+  sc.space.nodes = 20;
+  sc.time.dt = 5e-3;
+  sc.time.duration = 0.1;
+  rod_scenario only_modified = sc;
+  only_modified.solver.strategy = ROD_STRATEGY_MODIFIED;
+  rod_recorder *m = rod_recorder_alloc(&only_modified, false);
+  rod_sim_sink sink = rod_recorder_sink(m);
+  rod_sim_result res;
+  rod_error err;
+  ck_assert_int_ne(rod_sim_run(&only_modified, &sink, false, &res, &err),
+                   ROD_OK);
+  ROD_ASSERT_NEAR(res.time, 0.055, 1e-12);
+  rod_recorder_free(m);
+  rod_recorder *r = rod_test_run(&sc, &res);
+  ck_assert_int_eq(r->count, 21);
+  ck_assert_int_eq(r->method[10], ROD_METHOD_MODIFIED);
+  ck_assert_int_eq(r->method[12], ROD_METHOD_SIMPLE);
+  ck_assert_int_gt(r->iterations[12], 25); /* beyond auto's budget */
+  ck_assert_int_gt(res.fallbacks, 0);
+  rod_recorder_free(r);
+}
+END_TEST
+
 /* The weight release's tip height at 0.1 s intervals (RK4, 100 nodes,
  * dt 2 ms, alpha -0.48, tolerance 1e-10), recorded when the solver was
  * written: speed work must leave it unchanged to the solver tolerance. */
@@ -219,6 +252,7 @@ static Suite *shooting_suite(void) {
   tcase_add_test(st, paper_strategy_branches);
   tcase_add_test(st, weight_release_regression);
   tcase_add_test(st, impulse_on_coarse_euler_grid);
+  tcase_add_test(st, auto_falls_back_to_simple_shooting);
   suite_add_tcase(s, st);
   return s;
 }
