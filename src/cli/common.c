@@ -71,11 +71,18 @@ enum { CLI_IMPULSE_STEPS = 4 };
 
 /* Largest k h a Kirchhoff/Cosserat run is warned about: beyond it the
  * grid does not resolve the step's length scale 1/k (rod_model_step_kh)
- * and shooting fails or the motion blows up (measured over the shipped
+ * and shooting fails or the motion blows up. Measured over the shipped
  * scenarios with 20 to 150 nodes, dt 5 to 0.2 ms, alpha -0.48 and 0: RK4
- * failed from k h = 1.6, converged at 0.5; Euler failed or created energy
- * from 0.26). The advice aims at k h = 0.3 (README, Numerics). */
-static const double cli_kh_rk4 = 1.0, cli_kh_euler = 0.5, cli_kh_good = 0.3;
+ * failed from k h = 1.6 and converged at 0.5; Euler with alpha -0.48
+ * created energy until it failed from k h = 0.26 (0.23 and 0.25 ran
+ * well), with alpha = 0 it held to 0.5. The advice aims at k h = 0.3, or
+ * lower where the limit is (README, Numerics). */
+static const double cli_kh_rk4 = 1.0, cli_kh_euler = 0.5,
+                    cli_kh_euler_undamped = 0.25, cli_kh_good = 0.3;
+
+/* alpha below which BDF-alpha's numerical damping is too weak to hold a
+ * coarse Euler grid */
+static const double cli_alpha_undamped = -0.4;
 
 void cli_warn_sampling(const rod_scenario *sc) {
   if (sc->impulse.enabled &&
@@ -87,14 +94,19 @@ void cli_warn_sampling(const rod_scenario *sc) {
   if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
     return;
   const bool euler = sc->space.integrator == ROD_SPACE_EULER;
+  const double limit = !euler ? cli_kh_rk4
+                       : sc->time.alpha < cli_alpha_undamped
+                           ? cli_kh_euler_undamped
+                           : cli_kh_euler;
   const double kh = rod_model_step_kh(sc);
-  if (kh <= (euler ? cli_kh_euler : cli_kh_rk4))
+  if (kh <= limit)
     return;
-  const int advice = (int)ceil(kh / cli_kh_good * (sc->space.nodes - 1)) + 1;
+  const double aim = fmin(cli_kh_good, 0.8 * limit);
+  const int advice = (int)ceil(kh / aim * (sc->space.nodes - 1)) + 1;
   cli_fail("%s: space.nodes: warning: %d nodes do not resolve the length "
            "scale of a step of dt = %g s (k h = %.2g, k^4 = rhoA c0^2 / EI); "
-           "%s errs like (k h)%s and the shooting may fail: use about %d "
-           "nodes or more",
+           "%s errs like (k h)%s, the shooting may fail and the motion blow "
+           "up: use about %d nodes or more",
            sc->source, sc->space.nodes, sc->time.dt, kh,
            euler ? "Euler" : "RK4", euler ? "" : "^4", advice);
 }
