@@ -52,9 +52,13 @@ def main():
     ax[1].grid(alpha=0.3)
     ax[2].plot(t[1:], it[1:], label="iterations")
     ax[2].plot(t[1:], integ[1:], label="integrations")
-    fb = np.nonzero(method[1:] > 0)[0]
-    if fb.size:
-        ax[2].plot(t[1:][fb], integ[1:][fb], "rx", label="fallback")
+    # /solver/method: 0 simple shooting, 1 modified shooting (chosen by
+    # solver.strategy or a fallback), 2 the BDF2 retry
+    for code, style, label in ((1, "C2.", "modified shooting"),
+                               (2, "rx", "BDF2 retry")):
+        sel = np.nonzero(method[1:] == code)[0]
+        if sel.size:
+            ax[2].plot(t[1:][sel], integ[1:][sel], style, label=label)
     ax[2].set_yscale("log")
     ax[2].set_ylabel("per sample")
     ax[2].set_xlabel("time (s)")
