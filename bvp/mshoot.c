@@ -330,30 +330,27 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
             break;
           }
         }
-      if (st != 0) {
-        ms->integrations += work;
-        return st;
-      }
-    } else if (drift > 0) { /* interval by interval, watching the drift */
-      int g = a;
-      st = 0;
-      while (g < e && st == 0) {
-        st = b->propagate(b->user, g, g + 1, ms->y, k, ms->dy);
-        g++;
-        if (st < 0 || g == e || g == last)
-          continue;
-        if ((st > 0 || drift_of(ms, ms->y, g) > drift) &&
-            ms->count < ms->max_nodes) {
-          insert_node(ms, seg, g, X);
-          e = g;
-          st = 0;
-        }
-      }
     } else {
-      st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
-    }
-    if (!(drift > 0 && b->node))
+      if (drift > 0) { /* interval by interval, watching the drift */
+        int g = a;
+        st = 0;
+        while (g < e && st == 0) {
+          st = b->propagate(b->user, g, g + 1, ms->y, k, ms->dy);
+          g++;
+          if (st < 0 || g == e || g == last)
+            continue;
+          if ((st > 0 || drift_of(ms, ms->y, g) > drift) &&
+              ms->count < ms->max_nodes) {
+            insert_node(ms, seg, g, X);
+            e = g;
+            st = 0;
+          }
+        }
+      } else {
+        st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
+      }
       work += (1.0 + k) * (e - a) / last;
+    }
     if (st != 0) {
       ms->integrations += work;
       return st;
@@ -523,13 +520,12 @@ static void apply_reduced(rod_mshoot *ms, bool trans, const double *v,
       }
     }
   } else {
+    const bool r = ms->reduced; /* which band holds the LU */
     memcpy(out, v, (size_t)n * sizeof(double));
-    if (ms->reduced)
-      LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, ms->klr,
-                          ms->kur, 1, ms->abr, ms->ldabr, ms->ipiv, out, n);
-    else
-      LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, ms->kl,
-                          ms->ku, 1, ms->ab, ms->ldab, ms->ipiv, out, n);
+    LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n,
+                        r ? ms->klr : ms->kl, r ? ms->kur : ms->ku, 1,
+                        r ? ms->abr : ms->ab, r ? ms->ldabr : ms->ldab,
+                        ms->ipiv, out, n);
   }
   for (int i = 0; i < ms->updates; i++) {
     const double *a = ms->bro_a + (size_t)i * n, *b = ms->bro_b + (size_t)i * n;
