@@ -75,7 +75,7 @@ typedef struct rod_kirchhoff {
   /* Sweeps. */
   double *ybuf;   /* states and up to 16 tangent directions (16 each) */
   double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
-  double jump_left[KR_NODE]; /* state just proximal to the jump node */
+  double jump_left[ROD_NY]; /* states just proximal to the jump node */
 
   rod_bvp bvp;
   rod_shooting *shoot;

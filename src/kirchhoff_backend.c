@@ -105,21 +105,11 @@ static void set_state_scale(rod_kirchhoff *k) {
   }
 }
 
-/* Wavenumber k (1/m) of the time-discrete rod, k^4 = rhoA c0^2 / EI: its
- * solutions vary along s like exp(k s / sqrt 2) (DESIGN.md section 3). */
-static double step_wavenumber(const rod_kirchhoff *k, double c0) {
-  return rod_model_step_wavenumber(&k->model, c0);
-}
-
-/* Largest k h of the run: the time-discrete rod varies along s on the
- * length 1/k, k^4 = rhoA c0^2 / EI (DESIGN.md section 3), and RK4 on an
- * interval h errs like (k h)^4. */
+/* Largest k h of the run on the grid's longest interval: the time-discrete
+ * rod varies along s on the length 1/k, k^4 = rhoA c0^2 / EI (DESIGN.md
+ * section 3), and RK4 on an interval h errs like (k h)^4. */
 static double max_kh(const rod_kirchhoff *k) {
-  const rod_scenario *sc = &k->sc;
-  double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
-  double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
-  c0 = c0 > c0_be ? c0 : c0_be;
-  double kk = step_wavenumber(k, c0);
+  double kk = rod_model_run_wavenumber(&k->model, &k->sc);
   double h = 0;
   for (int j = 0; j < k->intervals; j++)
     h = k->len[j] > h ? k->len[j] : h;
@@ -335,13 +325,52 @@ static const double kr_segment_growth = 10.0;
  * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (DESIGN.md section 3); a
  * segment of length sqrt 2 ln(G) / k grows errors by at most G. */
 static int segment_spacing(const rod_kirchhoff *k, double c0) {
-  double kk = step_wavenumber(k, c0);
+  double kk = rod_model_step_wavenumber(&k->model, c0);
   double len = M_SQRT2 * log(kr_segment_growth) / kk;
   double h = k->model.length / k->intervals;
   if (len >= k->model.length)
     return 0;
   int n = (int)(len / h);
   return n < 1 ? 1 : n;
+}
+
+/* Modified shooting of the current step. First the regular segments from
+ * the states predicted at their nodes, the drift test against the last
+ * solution (the paper's reference). If that fails, the remaining tries
+ * and iterations go to ever finer segments (halving the first segment, as
+ * rod_mshoot_solve would) from the prediction at every node. */
+static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+                          const rod_lm_options *o, double *x,
+                          rod_step_stats *st) {
+  const int spacing = segment_spacing(k, c->c0);
+  kr_predict_states(k, spacing);
+  rod_mshoot_options mo = {
+      .spacing = spacing,
+      .drift = kr_drift,
+      .tolerance = o->tolerance,
+      .max_iterations = o->max_iterations,
+      .reuse_jacobian = k->mshoot_c0 == c->c0,
+      .drift_ref = k->lp_z,
+      .attempts = 1,
+  };
+  k->mshoot_c0 = c->c0;
+  rod_shooting_stats ss;
+  int status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
+  add_stats(st, &ss);
+  if (status == ROD_OK || status == ROD_EINVAL)
+    return status;
+  const int count = rod_mshoot_node_count(k->mshoot);
+  mo.spacing = (count ? rod_mshoot_nodes(k->mshoot)[0] : k->nodes - 1) / 2;
+  mo.max_iterations -= ss.iterations;
+  if (mo.spacing < 1 || mo.max_iterations <= 0)
+    return status;
+  kr_predict_states(k, 1);
+  mo.drift_ref = NULL;
+  mo.attempts = 4;
+  mo.reuse_jacobian = false;
+  status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
+  add_stats(st, &ss);
+  return status;
 }
 
 /* One attempt at the step to time t with coefficients c by the given
@@ -354,52 +383,17 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   set_planar(k);
   kr_predict(k, x);
   rod_lm_options o = shooting_options(k);
+  if (modified)
+    return solve_modified(k, c, &o, x, st);
+  if (budget && k->sc.solver.strategy == ROD_STRATEGY_AUTO &&
+      o.max_iterations > kr_auto_simple_budget)
+    o.max_iterations = kr_auto_simple_budget;
+  o.broyden = true;
+  o.warm_jacobian = k->have_jacobian_c0 && k->jacobian_c0 == c->c0;
   rod_shooting_stats ss;
-  int status;
-  if (modified) {
-    /* First the regular segments from the states predicted at their nodes,
-     * the drift test against the last solution (the paper's reference).
-     * If that fails, the remaining tries and iterations go to ever finer
-     * segments (halving the first segment, as rod_mshoot_solve would)
-     * from the prediction at every node. */
-    const int spacing = segment_spacing(k, c->c0);
-    kr_predict_states(k, spacing);
-    rod_mshoot_options mo = {
-        .spacing = spacing,
-        .drift = kr_drift,
-        .tolerance = o.tolerance,
-        .max_iterations = o.max_iterations,
-        .reuse_jacobian = k->mshoot_c0 == c->c0,
-        .drift_ref = k->lp_z,
-        .attempts = 1,
-    };
-    status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
-    if (status != ROD_OK && status != ROD_EINVAL) {
-      add_stats(st, &ss);
-      const int count = rod_mshoot_node_count(k->mshoot);
-      mo.spacing = (count ? rod_mshoot_nodes(k->mshoot)[0] : k->nodes - 1) / 2;
-      mo.max_iterations -= ss.iterations;
-      if (mo.spacing >= 1 && mo.max_iterations > 0) {
-        kr_predict_states(k, 1);
-        mo.drift_ref = NULL;
-        mo.attempts = 4;
-        mo.reuse_jacobian = false;
-        status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
-      } else {
-        memset(&ss, 0, sizeof ss);
-      }
-    }
-    k->mshoot_c0 = c->c0;
-  } else {
-    if (budget && k->sc.solver.strategy == ROD_STRATEGY_AUTO &&
-        o.max_iterations > kr_auto_simple_budget)
-      o.max_iterations = kr_auto_simple_budget;
-    o.broyden = true;
-    o.warm_jacobian = k->have_jacobian_c0 && k->jacobian_c0 == c->c0;
-    status = rod_shooting_solve(k->shoot, x, &o, &ss);
-    k->have_jacobian_c0 = status == ROD_OK;
-    k->jacobian_c0 = c->c0;
-  }
+  int status = rod_shooting_solve(k->shoot, x, &o, &ss);
+  k->have_jacobian_c0 = status == ROD_OK;
+  k->jacobian_c0 = c->c0;
   add_stats(st, &ss);
   return status;
 }
@@ -407,7 +401,7 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
 /* Error growth of simple shooting over the whole rod, exp(k L / sqrt 2)
  * (DESIGN.md section 3). */
 static double simple_growth(const rod_kirchhoff *k, double c0) {
-  double kk = step_wavenumber(k, c0);
+  double kk = rod_model_step_wavenumber(&k->model, c0);
   return exp(kk * k->model.length / M_SQRT2);
 }
 
@@ -481,7 +475,8 @@ static int step(void *self, double t, rod_step_stats *st) {
       st->fallback = 1;
       st->method = ROD_METHOD_SIMPLE;
       status = attempt(k, t, &c, false, false, x, st);
-      modified = status != ROD_OK;
+      if (status == ROD_OK)
+        modified = false;
     }
   }
   if (status != ROD_OK && !first && c.d1 != 0.0) {

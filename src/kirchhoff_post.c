@@ -46,8 +46,7 @@ static void end_record(const rod_kirchhoff *k, const double *y,
  * elastic energy, int s g.p_s ds) into the node records, from the stage
  * records: the same integrand and the same Euler/RK4 weights as a sweep
  * carrying them, so the same numbers, but integrated once per step instead
- * of in every sweep. Segments of modified shooting continue from the
- * previous segment's end as a sweep does. */
+ * of in every sweep. */
 void kr_quadratures(rod_kirchhoff *k) {
   const int S = k->stages;
   double quad[ROD_NQ] = {0};

@@ -17,13 +17,16 @@ double rod_model_step_wavenumber(const rod_model *m, double c0) {
   return pow(m->rho_area * c0 * c0 / m->K[0], 0.25);
 }
 
+double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc) {
+  double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
+  double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
+  return rod_model_step_wavenumber(m, c0 > c0_be ? c0 : c0_be);
+}
+
 double rod_model_step_kh(const rod_scenario *sc) {
   rod_model m;
   rod_model_init(&m, sc);
-  double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
-  double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
-  c0 = c0 > c0_be ? c0 : c0_be;
-  return rod_model_step_wavenumber(&m, c0) * m.length / (sc->space.nodes - 1);
+  return rod_model_run_wavenumber(&m, sc) * m.length / (sc->space.nodes - 1);
 }
 
 void rod_frame_from_tangent(double quat[4], const double d_in[3]) {

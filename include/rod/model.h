@@ -42,9 +42,13 @@ double rod_model_bending_stiffness(const rod_scenario *sc);
  * (DESIGN.md section 3). */
 double rod_model_step_wavenumber(const rod_model *m, double c0);
 
+/* The largest k of a run of the scenario: over the start-up step
+ * (backward Euler) and the BDF-alpha steps. */
+double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc);
+
 /* The largest k h of a run of the scenario on its grid of space.nodes
- * (nominal spacing h = L / (nodes - 1)), over the start-up step and the
- * BDF-alpha steps. RK4 in arclength errs like (k h)^4, Euler like k h. */
+ * (nominal spacing h = L / (nodes - 1)). RK4 in arclength errs like
+ * (k h)^4, Euler like k h. */
 double rod_model_step_kh(const rod_scenario *sc);
 
 #endif
