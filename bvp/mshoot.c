@@ -59,6 +59,12 @@ struct rod_mshoot {
   double *ta, *tb;  /* nmax: full-length Broyden vectors */
   double *sv;       /* nmax: the accepted step */
   double *lwork;    /* dgetri work */
+  /* Jacobians from rod_bvp.tangents along the last evaluation's states
+   * (rod_mshoot_set_along) */
+  bool along;
+  bool have_xe;    /* the last evaluation succeeded, at xe */
+  double *xe;      /* nmax */
+  double *seg_end; /* (max_nodes + 1) x ny: each segment's end state */
 };
 
 /* Largest system kept as an explicit inverse. Measured (LAPACK, block
@@ -116,6 +122,8 @@ void rod_mshoot_free(rod_mshoot *ms) {
   free(ms->cmap);
   free(ms->rmap);
   free(ms->lwork);
+  free(ms->xe);
+  free(ms->seg_end);
   free(ms);
 }
 
@@ -164,10 +172,13 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   ms->cmap = calloc(nmax, sizeof(int));
   ms->rmap = calloc(nmax, sizeof(int));
   ms->lwork = calloc(64 * nd, sizeof(double));
-  if (!vectors_ok || !ms->bro_a || !ms->bro_b || !ms->Hd || !ms->lwork ||
-      !ms->cmap || !ms->rmap || !ms->nodes || !ms->jac_nodes || !ms->refs ||
-      !ms->scale || !ms->inv_scale || !ms->ab || !ms->abr || !ms->ipiv ||
-      !ms->y || !ms->yn || !ms->dy || !ms->dy0 || !ms->col || !ms->drdy) {
+  ms->xe = calloc(nmax, sizeof(double));
+  ms->seg_end = calloc(((size_t)max_nodes + 1) * ny, sizeof(double));
+  if (!ms->xe || !ms->seg_end || !vectors_ok || !ms->bro_a || !ms->bro_b ||
+      !ms->Hd || !ms->lwork || !ms->cmap || !ms->rmap || !ms->nodes ||
+      !ms->jac_nodes || !ms->refs || !ms->scale || !ms->inv_scale || !ms->ab ||
+      !ms->abr || !ms->ipiv || !ms->y || !ms->yn || !ms->dy || !ms->dy0 ||
+      !ms->col || !ms->drdy) {
     rod_mshoot_free(ms);
     return NULL;
   }
@@ -178,6 +189,8 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
 }
 
 int rod_mshoot_node_count(const rod_mshoot *ms) { return ms->count; }
+
+void rod_mshoot_set_along(rod_mshoot *ms, bool on) { ms->along = on; }
 const int *rod_mshoot_nodes(const rod_mshoot *ms) { return ms->nodes; }
 void rod_mshoot_forget_jacobian(rod_mshoot *ms) { ms->jac_valid = false; }
 
@@ -281,9 +294,11 @@ static const double *segment_tangent(rod_mshoot *ms, int seg, int q) {
 
 /* Residual R at X; with jac also the banded Jacobian. drift > 0 (only with
  * X's new nodes at z = 0) places a node wherever a segment strays from the
- * reference by more than drift. */
+ * reference by more than drift. along (with jac, X the last evaluation's
+ * unknowns): the tangents by rod_bvp.tangents along that evaluation's
+ * states; 1 when the problem cannot. */
 static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
-                    double drift) {
+                    double drift, bool along) {
   const rod_bvp *b = &ms->bvp;
   const int nx = b->nx, ny = b->ny, last = b->nnodes - 1;
   const double *s = ms->scale;
@@ -293,6 +308,8 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
            (size_t)ms->ldab * unknowns_of(ms, ms->count) * sizeof(double));
   }
   double work = 0; /* whole-rod sweeps */
+  if (!along)
+    ms->have_xe = false;
   for (int seg = 0; seg <= ms->count; seg++) {
     int a = seg == 0 ? 0 : ms->nodes[seg - 1];
     int k = 0;
@@ -316,7 +333,15 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
     }
     int e = seg == ms->count ? last : ms->nodes[seg];
     int st;
-    if (drift > 0 && b->node) { /* the segment, then its drift */
+    double *y_end = ms->seg_end + (size_t)seg * ny;
+    if (along) {
+      memcpy(ms->y, y_end, (size_t)ny * sizeof(double));
+      double w = b->tangents(b->user, a, e, y_end, k, ms->dy);
+      if (w < 0)
+        return 1;
+      work += w;
+      st = 0;
+    } else if (drift > 0 && b->node) { /* the segment, then its drift */
       st = b->propagate(b->user, a, e, ms->y, k, ms->dy);
       work += (1.0 + k) * (e - a) / last; /* what was integrated */
       if (st >= 0)
@@ -355,6 +380,8 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
       ms->integrations += work;
       return st;
     }
+    if (!along)
+      memcpy(y_end, ms->y, (size_t)ny * sizeof(double));
     const int n = unknowns_of(ms, ms->count);
     const int col0 = seg == 0 ? 0 : nx + (seg - 1) * ny;
     const int row0 = seg * ny;
@@ -393,6 +420,10 @@ static int evaluate(rod_mshoot *ms, double *X, double *R, bool jac,
   for (int i = 0; i < n; i++)
     if (!isfinite(R[i]))
       return 1;
+  if (!along) {
+    memcpy(ms->xe, X, (size_t)n * sizeof(double));
+    ms->have_xe = true;
+  }
   return 0;
 }
 
@@ -437,10 +468,15 @@ static double band_get(const rod_mshoot *ms, int i, int j) {
 
 /* Residual and factorised Jacobian at X. */
 static int refresh_jacobian(rod_mshoot *ms, double *X) {
-  int st = evaluate(ms, X, ms->R, true, 0.0);
+  const int n = unknowns_of(ms, ms->count);
+  int st = 1;
+  if (ms->along && ms->bvp.tangents && ms->have_xe &&
+      memcmp(ms->xe, X, (size_t)n * sizeof(double)) == 0)
+    st = evaluate(ms, X, ms->R, true, 0.0, true);
+  if (st != 0)
+    st = evaluate(ms, X, ms->R, true, 0.0, false);
   if (st != 0)
     return st;
-  const int n = unknowns_of(ms, ms->count);
   lapack_int info;
   ms->jac_reduced = ms->act_x.count < ms->bvp.nx ||
                     (ms->count > 0 && ms->act_y.count < ms->bvp.ny);
@@ -639,7 +675,7 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
     for (double t = 1.0; t >= 1.0 / 64; t *= 0.5) {
       for (int i = 0; i < n; i++)
         ms->Xt[i] = ms->X[i] + t * ms->dX[i];
-      int st = evaluate(ms, ms->Xt, ms->Rt, false, 0.0);
+      int st = evaluate(ms, ms->Xt, ms->Rt, false, 0.0, false);
       (*iters)++;
       if (st < 0)
         return st;
@@ -663,7 +699,7 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
         return ROD_ENOCONV;
       ms->jac_valid = false;
       /* the last evaluation was a rejected trial: restore R at X */
-      int st = evaluate(ms, ms->X, ms->R, false, 0.0);
+      int st = evaluate(ms, ms->X, ms->R, false, 0.0, false);
       if (st != 0)
         return st < 0 ? st : ROD_ENONFINITE;
     }
@@ -699,7 +735,7 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
     copy_refs(ms);
     memcpy(ms->X, x, (size_t)nx * sizeof(double));
     memset(ms->X + nx, 0, (size_t)ms->count * ms->bvp.ny * sizeof(double));
-    int st = evaluate(ms, ms->X, ms->R, false, opt->drift);
+    int st = evaluate(ms, ms->X, ms->R, false, opt->drift, false);
     iters++;
     if (st < 0) {
       status = st;
@@ -727,16 +763,8 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
   return status;
 }
 
-int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
-                              const double *yref, double *R, double *J) {
-  ms->yref = yref;
-  copy_refs(ms);
-  const int n = unknowns_of(ms, ms->count);
-  memcpy(ms->Xt, X, (size_t)n * sizeof(double));
-  int st = evaluate(ms, ms->Xt, R, true, 0.0);
-  ms->jac_valid = false; /* the band now holds an unfactorised matrix */
-  if (st != 0)
-    return ROD_ENONFINITE;
+/* The band of the last evaluation as a dense n x n matrix. */
+static void dense_of_band(const rod_mshoot *ms, int n, double *J) {
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++) {
       int d = ms->kl + ms->ku + i - j;
@@ -744,5 +772,35 @@ int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
                                  ? ms->ab[(size_t)j * ms->ldab + d]
                                  : 0.0;
     }
+}
+
+int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
+                              const double *yref, double *R, double *J) {
+  ms->yref = yref;
+  copy_refs(ms);
+  const int n = unknowns_of(ms, ms->count);
+  memcpy(ms->Xt, X, (size_t)n * sizeof(double));
+  int st = evaluate(ms, ms->Xt, R, true, 0.0, false);
+  ms->jac_valid = false; /* the band now holds an unfactorised matrix */
+  if (st != 0)
+    return ROD_ENONFINITE;
+  dense_of_band(ms, n, J);
+  return ROD_OK;
+}
+
+int rod_mshoot_dense_jacobian_along(rod_mshoot *ms, const double *X,
+                                    const double *yref, double *R, double *J) {
+  if (!ms->bvp.tangents)
+    return ROD_EINVAL;
+  ms->yref = yref;
+  copy_refs(ms);
+  const int n = unknowns_of(ms, ms->count);
+  memcpy(ms->Xt, X, (size_t)n * sizeof(double));
+  ms->jac_valid = false;
+  if (evaluate(ms, ms->Xt, R, false, 0.0, false) != 0)
+    return ROD_ENONFINITE;
+  if (evaluate(ms, ms->Xt, R, true, 0.0, true) != 0)
+    return ROD_EINVAL;
+  dense_of_band(ms, n, J);
   return ROD_OK;
 }

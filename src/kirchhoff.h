@@ -38,9 +38,11 @@ typedef struct rod_kirchhoff {
   rod_scenario sc;
   rod_model model;
   int nodes, intervals;
-  double *s;     /* m, nodes */
-  double *len;   /* m, intervals */
-  int jump_node; /* grid node of the impulse's point force, -1 if none */
+  double *s;          /* m, nodes */
+  double *len;        /* m, intervals */
+  int tangent_stride; /* grid intervals per coarse interval of the
+                         tangents along the last sweep, 0: none */
+  int jump_node;      /* grid node of the impulse's point force, -1 if none */
   double impulse_dir[3];
   const rod_spatial_type *integ;
   rod_history_kind history_kind;
@@ -118,6 +120,11 @@ typedef struct rod_kirchhoff {
 void kr_bvp_init(rod_kirchhoff *k);
 
 /* kirchhoff_step.c: per-step ODE data */
+/* The coarse interval of the tangents along the last sweep for the step's
+ * coefficients (kirchhoff_sweep.c); at most KR_TANGENT_STRIDE_MAX grid
+ * intervals. */
+enum { KR_TANGENT_STRIDE_MAX = 8 };
+void kr_set_tangent_stride(rod_kirchhoff *k);
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);

@@ -45,6 +45,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   rod_rhs_const *rc = &k->rc;
   rc->tau_fac = m->retardation / fac;
   rc->c0 = c0;
+  kr_set_tangent_stride(k);
   rc->rho_area = m->rho_area;
   rc->cosserat = m->kind == ROD_MODEL_COSSERAT;
   for (int i = 0; i < 3; i++) {

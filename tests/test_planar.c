@@ -108,8 +108,15 @@ START_TEST(planar_runs_equal_3d) {
   rod_recorder *a, *b;
   run_both(&sc, &a, &r3, &b, &rp);
   /* bit for bit but for modified shooting's inverse, which the planar
-   * path forms from the in-plane block alone (other rounding) */
-  ck_assert_msg(tip_difference(a, b) <= 1e-12, "%s: tips differ by %g",
+   * path forms from the in-plane block alone (other rounding). Where
+   * modified shooting runs (the impulse) its Broyden iterations from the
+   * Jacobian along the sweep end at residuals near 1e-9, and there the
+   * trajectory is as sensitive to rounding as this: a relative change of
+   * 4e-16 in every Jacobian entry moved the 3D tip by 1.9e-11 m, the
+   * planar one by 4.2e-12 m (0.3 s; the two paths differ by 5.5e-12 m). */
+  const double round_off =
+      strcmp(planar_scenarios[_i], "impulse.ini") == 0 ? 5e-11 : 1e-12;
+  ck_assert_msg(tip_difference(a, b) <= round_off, "%s: tips differ by %g",
                 planar_scenarios[_i], tip_difference(a, b));
   ck_assert_int_eq(r3.iterations, rp.iterations);
   ck_assert_msg(rp.integrations < r3.integrations,

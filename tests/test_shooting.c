@@ -3,28 +3,7 @@
  * methods, and a regression trajectory guarding the speed work. */
 #include <string.h>
 
-#include "kirchhoff.h"
-#include "scenarioutil.h"
-
-/* A Kirchhoff backend a few steps into the weight release, with the next
- * step's coefficients and loads set. */
-static rod_kirchhoff *after_steps(rod_scenario *sc, int steps) {
-  rod_kirchhoff *k = rod_test_backend(sc, steps);
-  rod_bdf_coeffs c = rod_bdf_alpha(sc->time.alpha, sc->time.dt);
-  kr_set_coefficients(k, &c, true);
-  kr_set_loads(k, (steps + 1) * sc->time.dt, false);
-  return k;
-}
-
-/* ||J - J_fd||_F / ||J_fd||_F with central differences of step h. */
-static double fd_mismatch(int n, const double *J, const double *Jfd) {
-  double num = 0, den = 0;
-  for (int i = 0; i < n * n; i++) {
-    num += (J[i] - Jfd[i]) * (J[i] - Jfd[i]);
-    den += Jfd[i] * Jfd[i];
-  }
-  return sqrt(num / den);
-}
+#include "kirchhoffutil.h"
 
 /* Loop index _i of the FD tests: 0 the 3D path, 1 the planar one (whose
  * out-of-plane columns carry the direction unchanged, as the planar
@@ -36,7 +15,7 @@ START_TEST(simple_tangent_jacobian_matches_fd) {
   rod_test_load(&sc, "weight_release.ini");
   sc.space.nodes = 40;
   sc.solver.planar = planar_modes[_i];
-  rod_kirchhoff *k = after_steps(&sc, 5);
+  rod_kirchhoff *k = rod_test_before_step(&sc, 5);
   ck_assert(k->planar == (_i == 1));
   double x[6], r[6], J[36], Jfd[36], rp[6], rm[6];
   memcpy(x, k->x, sizeof x);
@@ -53,7 +32,7 @@ START_TEST(simple_tangent_jacobian_matches_fd) {
     for (int i = 0; i < 6; i++)
       Jfd[6 * j + i] = (rp[i] - rm[i]) / (2 * h);
   }
-  double mis = fd_mismatch(6, J, Jfd);
+  double mis = rod_test_relative_difference(36, J, Jfd);
   ck_assert_msg(mis < 1e-6, "tangent vs FD: %.3g", mis);
   rod_backend_kirchhoff.destroy(k);
 }
@@ -69,7 +48,7 @@ START_TEST(modified_tangent_jacobian_matches_fd) {
   sc.rod.model = ROD_MODEL_COSSERAT;
   sc.solver.strategy = ROD_STRATEGY_MODIFIED;
   sc.solver.planar = planar_modes[_i];
-  rod_kirchhoff *k = after_steps(&sc, 3);
+  rod_kirchhoff *k = rod_test_before_step(&sc, 3);
   ck_assert(k->planar == (_i == 1));
   /* the structure of the last solve; unknowns at its solution, perturbed */
   int n = rod_mshoot_unknowns(k->mshoot);
@@ -97,7 +76,7 @@ START_TEST(modified_tangent_jacobian_matches_fd) {
     for (int i = 0; i < n; i++)
       Jfd[(size_t)n * j + i] = (Rp[i] - Rm[i]) / (2 * h);
   }
-  double mis = fd_mismatch(n, J, Jfd);
+  double mis = rod_test_relative_difference(n * n, J, Jfd);
   ck_assert_msg(mis < 1e-6, "tangent vs FD: %.3g (n = %d)", mis, n);
   free(X);
   free(R);

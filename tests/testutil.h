@@ -56,4 +56,15 @@ static inline double rod_observed_order(double err_h, double err_h2) {
   return log(err_h / err_h2) / log(2.0);
 }
 
+/* ||A - B||_F / ||B||_F over n values (matrices as arrays). */
+static inline double rod_test_relative_difference(int n, const double *A,
+                                                  const double *B) {
+  double num = 0, den = 0;
+  for (int i = 0; i < n; i++) {
+    num += (A[i] - B[i]) * (A[i] - B[i]);
+    den += B[i] * B[i];
+  }
+  return sqrt(num / den);
+}
+
 #endif

@@ -64,6 +64,10 @@ const int *rod_mshoot_nodes(const rod_mshoot *ms);
 /* As rod_shooting_set_active: the unknowns x (active_x, nx_count of them)
  * and the interior node states (active_y, ny_count) whose tangents the
  * sweeps carry; the others are carried unchanged, without integration. */
+/* With on, Jacobians come from rod_bvp.tangents along the last
+ * evaluation's states where the problem offers it. Off by default. */
+void rod_mshoot_set_along(rod_mshoot *ms, bool on);
+
 int rod_mshoot_set_active(rod_mshoot *ms, const int *active_x, int nx_count,
                           const int *active_y, int ny_count);
 
@@ -75,6 +79,11 @@ void rod_mshoot_forget_jacobian(rod_mshoot *ms);
  * conditioning study. */
 int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
                               const double *yref, double *R, double *J);
+
+/* The same with the tangents by rod_bvp.tangents along an evaluation of
+ * the states at X; ROD_EINVAL when the problem does not offer them. */
+int rod_mshoot_dense_jacobian_along(rod_mshoot *ms, const double *X,
+                                    const double *yref, double *R, double *J);
 int rod_mshoot_unknowns(const rod_mshoot *ms);
 
 #endif

@@ -36,6 +36,15 @@ typedef struct {
    * its drift test on a whole segment at once; NULL: interval by
    * interval. */
   const double *(*node)(void *user, int g);
+  /* Optional: carry the k tangent directions dy (ny x k) from node a to
+   * node b > a along the states the last propagate over them left, without
+   * integrating the states again (a cheaper, approximate Jacobian); y_b is
+   * the state that propagate reached at b (the node record there may
+   * since belong to the next segment). Returns the work done in whole-rod
+   * integrations (CONTRACT.md: the share of a sweep carrying 1 + k), or
+   * < 0 when it cannot (then propagate carries them). */
+  double (*tangents)(void *user, int a, int b, const double *y_b, int k,
+                     double *dy);
   void *user;
 } rod_bvp;
 
@@ -75,6 +84,17 @@ int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
  * with fewer directions is dropped when the set changes. Returns ROD_EINVAL
  * (and keeps all directions) for a bad list. */
 int rod_shooting_set_active(rod_shooting *sh, const int *active, int count);
+
+/* With on, the solver's Jacobians come from rod_bvp.tangents along the
+ * last sweep where the problem offers it (rod_shooting_jacobian always
+ * integrates the tangents with the states). Off by default. */
+void rod_shooting_set_along(rod_shooting *sh, bool on);
+
+/* Residual and Jacobian at x by rod_bvp.tangents along a sweep of the
+ * states at x; ROD_EINVAL when the problem does not offer it. For tests
+ * and diagnostics. */
+int rod_shooting_jacobian_along(rod_shooting *sh, const double *x, double *r,
+                                double *J);
 
 /* Forget the stored Jacobian (the problem changed, e.g. a new c0). */
 void rod_shooting_forget_jacobian(rod_shooting *sh);
