@@ -105,11 +105,13 @@ static int state_sweep(rod_shooting *sh, const double *x, double *r) {
 }
 
 /* r(x) and J from the tangents carried along the last sweep (which is
- * made at x first unless it is there); 1 when the problem cannot. */
+ * made at x first unless it is there); *cannot when the problem cannot
+ * carry them so (then nothing is returned but the sweep's status). */
 static int along_jacobian(rod_shooting *sh, const double *x, double *r,
-                          double *J) {
+                          double *J, bool *cannot) {
   const rod_bvp *b = &sh->bvp;
   const size_t bytes = (size_t)b->nx * sizeof(double);
+  *cannot = false;
   if (!sh->evaluated || memcmp(sh->x_last, x, bytes) != 0) {
     int st = state_sweep(sh, x, r);
     if (st != 0)
@@ -119,8 +121,10 @@ static int along_jacobian(rod_shooting *sh, const double *x, double *r,
   start_tangents(sh);
   double work =
       b->tangents(b->user, 0, b->nnodes - 1, sh->y_end, sh->act.count, sh->dy);
-  if (work < 0)
-    return 1;
+  if (work < 0) {
+    *cannot = true;
+    return 0;
+  }
   sh->integrations += work;
   sh->jacobians++;
   sh->jac_reduced = sh->act.count < b->nx;
@@ -158,8 +162,9 @@ static int sweep(rod_shooting *sh, const double *x, double *r, double *J) {
 static int residual(const double *x, double *r, double *J, void *user) {
   rod_shooting *sh = user;
   if (J && sh->along && sh->bvp.tangents && sh->act.count > 0) {
-    int st = along_jacobian(sh, x, r, J);
-    if (st <= 0)
+    bool cannot;
+    int st = along_jacobian(sh, x, r, J, &cannot);
+    if (!cannot)
       return st;
   }
   return sweep(sh, x, r, J);
@@ -209,10 +214,11 @@ int rod_shooting_jacobian_along(rod_shooting *sh, const double *x, double *r,
   if (!sh->bvp.tangents)
     return ROD_EINVAL;
   sh->evaluated = false; /* a sweep at x first */
-  int st = along_jacobian(sh, x, r, J);
-  return st == 0                   ? ROD_OK
-         : st > 0 && sh->evaluated ? ROD_EINVAL
-                                   : ROD_ENONFINITE;
+  bool cannot;
+  int st = along_jacobian(sh, x, r, J, &cannot);
+  if (cannot)
+    return ROD_EINVAL;
+  return st == 0 ? ROD_OK : ROD_ENONFINITE;
 }
 
 void rod_shooting_forget_jacobian(rod_shooting *sh) {
