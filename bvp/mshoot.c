@@ -774,33 +774,32 @@ static void dense_of_band(const rod_mshoot *ms, int n, double *J) {
     }
 }
 
-int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
-                              const double *yref, double *R, double *J) {
+/* R and the dense Jacobian at X of the current structure: tangents
+ * integrated with the states, or (along) carried along an evaluation of
+ * the states at X. */
+static int dense_jacobian(rod_mshoot *ms, const double *X, const double *yref,
+                          double *R, double *J, bool along) {
   ms->yref = yref;
   copy_refs(ms);
   const int n = unknowns_of(ms, ms->count);
   memcpy(ms->Xt, X, (size_t)n * sizeof(double));
-  int st = evaluate(ms, ms->Xt, R, true, 0.0, false);
-  ms->jac_valid = false; /* the band now holds an unfactorised matrix */
-  if (st != 0)
+  ms->jac_valid = false; /* the band will hold an unfactorised matrix */
+  if (along && evaluate(ms, ms->Xt, R, false, 0.0, false) != 0)
     return ROD_ENONFINITE;
+  if (evaluate(ms, ms->Xt, R, true, 0.0, along) != 0)
+    return along ? ROD_EINVAL : ROD_ENONFINITE;
   dense_of_band(ms, n, J);
   return ROD_OK;
+}
+
+int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
+                              const double *yref, double *R, double *J) {
+  return dense_jacobian(ms, X, yref, R, J, false);
 }
 
 int rod_mshoot_dense_jacobian_along(rod_mshoot *ms, const double *X,
                                     const double *yref, double *R, double *J) {
   if (!ms->bvp.tangents)
     return ROD_EINVAL;
-  ms->yref = yref;
-  copy_refs(ms);
-  const int n = unknowns_of(ms, ms->count);
-  memcpy(ms->Xt, X, (size_t)n * sizeof(double));
-  ms->jac_valid = false;
-  if (evaluate(ms, ms->Xt, R, false, 0.0, false) != 0)
-    return ROD_ENONFINITE;
-  if (evaluate(ms, ms->Xt, R, true, 0.0, true) != 0)
-    return ROD_EINVAL;
-  dense_of_band(ms, n, J);
-  return ROD_OK;
+  return dense_jacobian(ms, X, yref, R, J, true);
 }

@@ -40,6 +40,7 @@ typedef struct rod_kirchhoff {
   int nodes, intervals;
   double *s;          /* m, nodes */
   double *len;        /* m, intervals */
+  double len_max;     /* m, the longest interval */
   int tangent_stride; /* grid intervals per coarse interval of the
                          tangents along the last sweep, 0: none */
   int jump_node;      /* grid node of the impulse's point force, -1 if none */

@@ -72,8 +72,11 @@ static int build_grid(rod_kirchhoff *k) {
   } else if (sc->impulse.enabled && pos >= L) {
     k->jump_node = n - 1; /* acts as a tip force */
   }
-  for (int j = 0; j + 1 < n; j++)
+  k->len_max = 0;
+  for (int j = 0; j + 1 < n; j++) {
     k->len[j] = k->s[j + 1] - k->s[j];
+    k->len_max = fmax(k->len_max, k->len[j]);
+  }
   if (sc->impulse.enabled) {
     v3_copy(k->impulse_dir, sc->impulse.direction);
     v3_normalize(k->impulse_dir);

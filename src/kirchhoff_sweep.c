@@ -63,6 +63,21 @@ state_rhs(const sweep *sw, int j, int stage, const double *y, double *f,
   record_stage(sw->stage_val, sw->stage_ps, point, y, wk);
 }
 
+/* df = A dy for nk directions (ROD_NY each), from the work values wk of
+ * the right-hand side at y. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+tangent_apply(const sweep *sw, const double *y, const rod_rhs_work *wk, int nk,
+              const double *dy, double *df, const bool planar) {
+  for (int d = 0; d < nk; d++)
+    if (planar)
+      rod_rhs_tangent_planar(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
+    else
+      rod_rhs_tangent(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
+}
+
 /* The right-hand side of the states and of nk tangent directions, which
  * follow the states in y and f (16 each). */
 #if defined(__GNUC__)
@@ -73,11 +88,7 @@ full_rhs(const sweep *sw, int j, int stage, const double *y, double *f, int nk,
          const bool planar) {
   rod_rhs_work wk;
   state_rhs(sw, j, stage, y, f, &wk, planar);
-  for (int d = 1; d <= nk; d++)
-    if (planar)
-      rod_rhs_tangent_planar(&sw->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
-    else
-      rod_rhs_tangent(&sw->rc, y, &wk, y + ROD_NY * d, f + ROD_NY * d);
+  tangent_apply(sw, y, &wk, nk, y + ROD_NY, f + ROD_NY, planar);
 }
 
 /* Classic RK4 (rod_spatial_rk4's arithmetic) over interval j for the states
@@ -218,11 +229,8 @@ static const double kr_tangent_kh = 0.4;
  * KR_TANGENT_STRIDE_MAX; 0 (tangents integrated with the states) below 2
  * and on Euler grids, whose Jacobian is that of Euler's rule. */
 void kr_set_tangent_stride(rod_kirchhoff *k) {
-  double h = 0;
-  for (int j = 0; j < k->intervals; j++)
-    h = fmax(h, k->len[j]);
   double kk = rod_model_step_wavenumber(&k->model, k->rc.c0);
-  double n = kk > 0 ? kr_tangent_kh / (kk * h) : KR_TANGENT_STRIDE_MAX;
+  double n = kk > 0 ? kr_tangent_kh / (kk * k->len_max) : KR_TANGENT_STRIDE_MAX;
   int s = n >= KR_TANGENT_STRIDE_MAX ? KR_TANGENT_STRIDE_MAX : (int)n;
   s -= s % 2;
   k->tangent_stride = k->stages == 4 && s >= 2 ? s : 0;
@@ -247,18 +255,6 @@ static inline void tangent_point(const sweep *sw, const rod_hist_point *hp,
     rod_rhs_eval_planar(&sw->rc, hp, y, f, wk);
   else
     rod_rhs_eval(&sw->rc, hp, y, f, wk);
-}
-
-/* df = A dy for nk directions (ROD_NY each). */
-static inline void tangent_apply(const sweep *sw, const double *y,
-                                 const rod_rhs_work *wk, int nk,
-                                 const double *dy, double *df,
-                                 const bool planar) {
-  for (int d = 0; d < nk; d++)
-    if (planar)
-      rod_rhs_tangent_planar(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
-    else
-      rod_rhs_tangent(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
 }
 
 /* One coarse step of length H for nk directions from A at the nodes
@@ -373,7 +369,8 @@ static double tangents(void *user, int a, int b, const double *y_b, int nk,
                        double *dy) {
   rod_kirchhoff *k = user;
   if (k->tangent_stride < 2 || nk <= 0)
-    return -1.0; /* Euler grids: their own tangent sweep (see kr_bvp_init) */
+    return -1.0; /* no coarse interval (Euler grids, k h too large): the
+                    tangents ride with the states (propagate) */
   return k->planar ? tangents_along(k, a, b, y_b, nk, dy, true)
                    : tangents_along(k, a, b, y_b, nk, dy, false);
 }

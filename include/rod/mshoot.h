@@ -61,13 +61,13 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
 int rod_mshoot_node_count(const rod_mshoot *ms);
 const int *rod_mshoot_nodes(const rod_mshoot *ms);
 
-/* As rod_shooting_set_active: the unknowns x (active_x, nx_count of them)
- * and the interior node states (active_y, ny_count) whose tangents the
- * sweeps carry; the others are carried unchanged, without integration. */
 /* With on, Jacobians come from rod_bvp.tangents along the last
  * evaluation's states where the problem offers it. Off by default. */
 void rod_mshoot_set_along(rod_mshoot *ms, bool on);
 
+/* As rod_shooting_set_active: the unknowns x (active_x, nx_count of them)
+ * and the interior node states (active_y, ny_count) whose tangents the
+ * sweeps carry; the others are carried unchanged, without integration. */
 int rod_mshoot_set_active(rod_mshoot *ms, const int *active_x, int nx_count,
                           const int *active_y, int ny_count);
 
