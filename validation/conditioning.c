@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "kirchhoff.h"
-
-void openblas_set_num_threads(int num_threads);
+#include "study.h"
 
 static double cond2(int n, const double *J) {
   double *A = malloc((size_t)n * n * sizeof(double));
@@ -84,20 +83,9 @@ static void study(const rod_scenario *base, double dt) {
 }
 
 int main(int argc, char **argv) {
-  openblas_set_num_threads(1);
-  if (argc < 2) {
-    fprintf(stderr, "usage: conditioning SCENARIO.ini [dt ...]\n");
-    return 2;
-  }
   rod_scenario sc;
-  rod_error err;
-  rod_scenario_default(&sc);
-  if (rod_scenario_load(&sc, argv[1], &err) != ROD_OK) {
-    char buf[1024];
-    rod_error_format(&err, buf, sizeof buf);
-    fprintf(stderr, "conditioning: %s\n", buf);
+  if (!study_start(argc, argv, "conditioning", "[dt ...]", &sc))
     return 2;
-  }
   printf("dt,growth,cond_simple,nodes,cond_modified\n");
   if (argc > 2) {
     for (int i = 2; i < argc; i++)
