@@ -131,6 +131,17 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
 bool kr_planar_symmetric(const rod_kirchhoff *k);
 
+/* kirchhoff_backend.c: a step's problem */
+/* BDF coefficients of the next step's first attempt: backward Euler for
+ * the first step after the release (time.startup = euler), else
+ * BDF-alpha. */
+rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k);
+/* Set up the step to time t with coefficients c (history terms, loads,
+ * planar fast path) and predict its unknowns into x (after
+ * kr_prepare_prediction). */
+void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                  double *x);
+
 /* kirchhoff_predict.c: predictors of the step's unknowns and states */
 rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
 void kr_reset_prediction(rod_kirchhoff *k);

@@ -379,12 +379,24 @@ static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 /* One attempt at the step to time t with coefficients c by the given
  * method (simple or modified shooting; auto's simple shooting within its
  * budget unless budget is false). */
-static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
-                   bool modified, bool budget, double *x, rod_step_stats *st) {
+void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                  double *x) {
   kr_set_coefficients(k, c, true);
   kr_set_loads(k, t, false);
   set_planar(k);
   kr_predict(k, x);
+}
+
+rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k) {
+  const rod_scenario *sc = &k->sc;
+  return k->steps == 0 && sc->time.startup == ROD_STARTUP_EULER
+             ? rod_bdf_backward_euler(sc->time.dt)
+             : rod_bdf_alpha(sc->time.alpha, sc->time.dt);
+}
+
+static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                   bool modified, bool budget, double *x, rod_step_stats *st) {
+  kr_pose_step(k, t, c, x);
   rod_lm_options o = shooting_options(k);
   if (modified)
     return solve_modified(k, c, &o, x, st);
@@ -464,9 +476,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   const rod_scenario *sc = &k->sc;
   const double dt = sc->time.dt;
   const bool first = k->steps == 0;
-  rod_bdf_coeffs c = first && sc->time.startup == ROD_STARTUP_EULER
-                         ? rod_bdf_backward_euler(dt)
-                         : rod_bdf_alpha(sc->time.alpha, dt);
+  rod_bdf_coeffs c = kr_step_coefficients(k);
   const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
   bool modified = modified_first(k, c.c0);
   double x[6];

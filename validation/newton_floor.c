@@ -68,10 +68,11 @@ typedef int (*jacobian_fn)(rod_shooting *, const double *, double *, double *);
 /* Newton from x with the given Jacobian at every iterate until ||r|| <
  * tol; the residual sweeps it took (the first included), NAN when it did
  * not converge (undamped Newton from a poor guess diverges: modified
- * shooting takes those steps). hist (3) gets r0, r1, r2. */
+ * shooting takes those steps). hist (3) gets r0, r1, r2; J (NX x NX) the
+ * Jacobian at the last iterate. */
 static double newton(rod_shooting *sh, jacobian_fn jac, double *x, double tol,
-                     double *hist) {
-  double r[NX], J[NX * NX];
+                     double *hist, double *J) {
+  double r[NX];
   for (int i = 0; i < 3; i++)
     hist[i] = NAN;
   for (int sweeps = 1; sweeps <= MAX_NEWTON; sweeps++) {
@@ -205,7 +206,8 @@ int main(int argc, char **argv) {
   rod_shooting *sh = rod_shooting_alloc(&k->bvp);
   double(*row)[C_COUNT] = calloc((size_t)steps, sizeof *row);
   double(*Jstar)[NX * NX] = calloc((size_t)steps, sizeof *Jstar);
-  if (!sh || !row || !Jstar) {
+  bool *have_ref = calloc((size_t)steps, sizeof *have_ref); /* x* found */
+  if (!sh || !row || !Jstar || !have_ref) {
     fprintf(stderr, "newton_floor: out of memory\n");
     return 1;
   }
@@ -217,76 +219,68 @@ int main(int argc, char **argv) {
   int done = 0;
   for (int i = 0; i < steps; i++) {
     const double t = (i + 1) * sc.time.dt;
-    rod_bdf_coeffs c = i == 0 && sc.time.startup == ROD_STARTUP_EULER
-                           ? rod_bdf_backward_euler(sc.time.dt)
-                           : rod_bdf_alpha(sc.time.alpha, sc.time.dt);
-    /* the step's problem, as the backend's attempt sets it up */
+    double xp[NX], xs[NX], x[NX], h[3], J[NX * NX], *rw = row[i];
+    for (int l = 0; l < C_COUNT; l++)
+      rw[l] = NAN;
+    /* the step's problem, as the backend's first attempt poses it */
     kr_prepare_prediction(k);
-    kr_set_coefficients(k, &c, true);
-    kr_set_loads(k, t, false);
-    k->planar = sc.solver.planar == ROD_PLANAR_AUTO && kr_planar_symmetric(k);
+    rod_bdf_coeffs c = kr_step_coefficients(k);
+    kr_pose_step(k, t, &c, xp);
     rod_shooting_set_active(sh, k->planar ? in_plane : NULL,
                             k->planar ? NP : 0);
-    double xp[NX], xs[NX], x[NX], h[3], *rw = row[i];
-    kr_predict(k, xp);
     memcpy(xs, xp, sizeof xs);
-    const bool have_ref =
-        isfinite(newton(sh, rod_shooting_jacobian, xs, 1e-11, h));
+    have_ref[i] =
+        isfinite(newton(sh, rod_shooting_jacobian, xs, 1e-11, h, Jstar[i]));
     rw[C_R0] = h[0];
-    double e[NX];
-    for (int l = 0; l < NX; l++)
-      e[l] = xp[l] - xs[l];
-    rw[C_E0] = have_ref ? norm_inf(e, NX) : NAN;
     memcpy(x, xp, sizeof x);
-    rw[C_EXACT] = newton(sh, rod_shooting_jacobian, x, tol, h);
+    rw[C_EXACT] = newton(sh, rod_shooting_jacobian, x, tol, h, J);
     rw[C_EXACT_R1] = h[1];
     rw[C_EXACT_R2] = h[2];
     memcpy(x, xp, sizeof x);
-    rw[C_ALONG] = k->tangent_stride > 0
-                      ? newton(sh, rod_shooting_jacobian_along, x, tol, h)
-                      : NAN;
-    for (int o = 0; o < 2 && have_ref; o++) {
-      double size = o == 0 ? 1e-6 : 1e-7;
+    if (k->tangent_stride > 0)
+      rw[C_ALONG] = newton(sh, rod_shooting_jacobian_along, x, tol, h, J);
+    if (have_ref[i]) {
+      double e[NX];
       for (int l = 0; l < NX; l++)
-        x[l] = xs[l] + (rw[C_E0] > 0 ? e[l] * size / rw[C_E0] : 0.0);
-      rw[o == 0 ? C_ORACLE6 : C_ORACLE7] =
-          newton(sh, rod_shooting_jacobian, x, tol, h);
+        e[l] = xp[l] - xs[l];
+      rw[C_E0] = norm_inf(e, NX);
+      for (int o = 0; o < 2 && rw[C_E0] > 0; o++) {
+        double size = o == 0 ? 1e-6 : 1e-7;
+        for (int l = 0; l < NX; l++)
+          x[l] = xs[l] + e[l] * size / rw[C_E0];
+        rw[o == 0 ? C_ORACLE6 : C_ORACLE7] =
+            newton(sh, rod_shooting_jacobian, x, tol, h, J);
+      }
+      double r[NX];
+      if (rod_shooting_jacobian_along(sh, xp, r, J) == ROD_OK)
+        rw[C_D_ALONG] = contraction(Jstar[i], J);
+      /* along the sweep at half the coarse interval: what RK4's truncation
+       * on the coarse intervals costs */
+      if (k->tangent_stride >= 4) {
+        const int stride = k->tangent_stride;
+        k->tangent_stride = stride / 2 + (stride / 2) % 2; /* even */
+        if (rod_shooting_jacobian_along(sh, xp, r, J) == ROD_OK)
+          rw[C_D_HALF] = contraction(Jstar[i], J);
+        k->tangent_stride = stride;
+      }
+      if (i >= 1 && have_ref[i - 1])
+        rw[C_D_STALE] = contraction(Jstar[i], Jstar[i - 1]);
+      if (i >= 3 && have_ref[i - 1] && have_ref[i - 2] && have_ref[i - 3]) {
+        for (int l = 0; l < NX * NX; l++)
+          J[l] = 3 * Jstar[i - 1][l] - 3 * Jstar[i - 2][l] + Jstar[i - 3][l];
+        rw[C_D_EXTRAP] = contraction(Jstar[i], J);
+      }
     }
-    rw[C_ORACLE6] = have_ref ? rw[C_ORACLE6] : NAN;
-    rw[C_ORACLE7] = have_ref ? rw[C_ORACLE7] : NAN;
-    double r[NX], Ja[NX * NX];
-    rod_shooting_jacobian(sh, xs, r, Jstar[i]);
-    rw[C_D_ALONG] = rod_shooting_jacobian_along(sh, xp, r, Ja) == ROD_OK
-                        ? contraction(Jstar[i], Ja)
-                        : NAN;
-    /* along the sweep at half the coarse interval: what RK4's truncation
-     * on the coarse intervals costs */
-    rw[C_D_HALF] = NAN;
-    if (k->tangent_stride >= 4) {
-      const int stride = k->tangent_stride;
-      k->tangent_stride = stride / 2 + (stride / 2) % 2; /* even */
-      if (rod_shooting_jacobian_along(sh, xp, r, Ja) == ROD_OK)
-        rw[C_D_HALF] = contraction(Jstar[i], Ja);
-      k->tangent_stride = stride;
-    }
-    rw[C_D_STALE] = i >= 1 ? contraction(Jstar[i], Jstar[i - 1]) : NAN;
-    if (i >= 3) {
-      double Je[NX * NX];
-      for (int l = 0; l < NX * NX; l++)
-        Je[l] = 3 * Jstar[i - 1][l] - 3 * Jstar[i - 2][l] + Jstar[i - 3][l];
-      rw[C_D_EXTRAP] = contraction(Jstar[i], Je);
-    } else {
-      rw[C_D_EXTRAP] = NAN;
-    }
-    /* the solver's own step (restores everything the experiments set) */
+    /* the solver's own step (poses the step again: the experiments change
+     * nothing it reads) */
     if (rod_backend_kirchhoff.step(self, t, &st) != ROD_OK) {
       fprintf(stderr, "newton_floor: the step to t = %g failed\n", t);
       break;
     }
-    rw[C_SOLVER] = st.method == ROD_METHOD_SIMPLE ? st.iterations : NAN;
-    rw[C_SOLVER_INT] = st.method == ROD_METHOD_SIMPLE ? st.integrations : NAN;
-    if (!have_ref) /* no x*: nothing to compare with */
-      rw[C_D_ALONG] = rw[C_D_HALF] = rw[C_D_STALE] = rw[C_D_EXTRAP] = NAN;
+    if (st.method == ROD_METHOD_SIMPLE) {
+      rw[C_SOLVER] = st.iterations;
+      rw[C_SOLVER_INT] = st.integrations;
+    }
     printf("%d,%.6g", i + 1, t);
     for (int l = 0; l < C_COUNT; l++)
       if (isfinite(rw[l]))
@@ -315,6 +309,7 @@ int main(int argc, char **argv) {
   }
   free(row);
   free(Jstar);
+  free(have_ref);
   rod_shooting_free(sh);
   rod_backend_kirchhoff.destroy(self);
   return 0;
