@@ -1,6 +1,6 @@
 /* Modified simple shooting: multiple shooting against a reference
  * trajectory with a banded, reused Jacobian (see rod/mshoot.h). */
-#include "rod/mshoot.h"
+#include "bvp/mshoot.h"
 
 #include <lapacke.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 
 #include "active.h"
 #include "rod/status.h"
-#include "vecops.h"
+#include "core/vecops.h"
 
 struct rod_mshoot {
   rod_bvp bvp;

@@ -1,6 +1,6 @@
 /* Simple shooting: unknowns at s = 0, residuals at s = L, solved by
  * Levenberg-Marquardt with a tangent-sweep Jacobian (seed 002 II.C). */
-#include "rod/shooting.h"
+#include "bvp/shooting.h"
 
 #include <stdlib.h>
 #include <string.h>

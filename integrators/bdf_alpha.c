@@ -1,4 +1,4 @@
-#include "rod/bdf.h"
+#include "integrators/bdf.h"
 
 rod_bdf_coeffs rod_bdf_alpha(double alpha, double dt) {
   rod_bdf_coeffs c;

@@ -1,7 +1,7 @@
 /* Generalized-alpha steps with Newton iterations on the accelerations
  * (include/rod/genalpha.h; Arnold & Bruls 2007, eq. 5-7 with the
  * Chung-Hulbert parameters). */
-#include "rod/genalpha.h"
+#include "integrators/genalpha.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-#include "rod/history.h"
+#include "integrators/history.h"
 
 #include <stdlib.h>
 #include <string.h>

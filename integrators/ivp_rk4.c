@@ -1,5 +1,5 @@
 /* Classic fourth-order Runge-Kutta in time with fixed steps. */
-#include "rod/ivp.h"
+#include "integrators/ivp.h"
 #include "rod/status.h"
 
 size_t rod_rk4_work_size(int n) { return 5 * (size_t)n; }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rod/ivp.h"
+#include "integrators/ivp.h"
 #include "rod/status.h"
 
 struct rod_rk45 {

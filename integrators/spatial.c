@@ -1,5 +1,5 @@
 /* Explicit Euler and classic fourth-order Runge-Kutta steps in arclength. */
-#include "rod/spatial.h"
+#include "integrators/spatial.h"
 
 #include <string.h>
 

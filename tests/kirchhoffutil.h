@@ -2,7 +2,7 @@
 #ifndef ROD_TEST_KIRCHHOFFUTIL_H
 #define ROD_TEST_KIRCHHOFFUTIL_H
 
-#include "kirchhoff.h"
+#include "kirchhoff/kirchhoff.h"
 #include "scenarioutil.h"
 
 /* A Kirchhoff backend `steps` steps into the run of sc, with the next

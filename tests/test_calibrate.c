@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "rod/calibrate.h"
-#include "rod/frames.h"
+#include "track/frames.h"
 #include "rod/recorder.h"
 #include "rod/track.h"
 #include "testutil.h"

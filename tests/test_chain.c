@@ -6,7 +6,7 @@
 #include <lapacke.h>
 #include <string.h>
 
-#include "rod/chain.h"
+#include "rfem/chain.h"
 #include "testutil.h"
 
 /* ---- random chains ------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #include <complex.h>
 #include <string.h>
 
-#include "rod/bdf.h"
+#include "integrators/bdf.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"
 #include "testutil.h"

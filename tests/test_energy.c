@@ -5,7 +5,7 @@
  * first-order energy exchange errors are not. */
 #include <math.h>
 
-#include "energy_watch.h"
+#include "sim/energy_watch.h"
 #include "scenarioutil.h"
 
 /* A scenario whose run delivers 200 samples (windows of 20). */

@@ -6,8 +6,8 @@
 #include <lapacke.h>
 #include <stdbool.h>
 
-#include "rod/genalpha.h"
-#include "rod/ivp.h"
+#include "integrators/genalpha.h"
+#include "integrators/ivp.h"
 #include "rod/status.h"
 #include "testutil.h"
 

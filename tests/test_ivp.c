@@ -4,7 +4,7 @@
  * lands exactly on the requested times. */
 #include <string.h>
 
-#include "rod/ivp.h"
+#include "integrators/ivp.h"
 #include "rod/status.h"
 #include "testutil.h"
 

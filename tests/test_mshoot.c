@@ -5,8 +5,8 @@
  * rule alone, or from the spacing rule alone. */
 #include <string.h>
 
-#include "rod/mshoot.h"
-#include "rod/shooting.h"
+#include "bvp/mshoot.h"
+#include "bvp/shooting.h"
 #include "rod/status.h"
 #include "testutil.h"
 

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "rod/random.h"
-#include "rod/signal.h"
+#include "core/random.h"
+#include "signal/signal.h"
 #include "rod/status.h"
 #include "testutil.h"
 

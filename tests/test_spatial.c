@@ -1,7 +1,7 @@
 /* Spatial integrators: orders of convergence on ODEs with known solutions. */
 #include <string.h>
 
-#include "rod/spatial.h"
+#include "integrators/spatial.h"
 #include "testutil.h"
 
 /* y0' = y1, y1' = -y0 (harmonic), y2' = -y2^2 (Riccati), y3' = y0

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rod/frames.h"
+#include "track/frames.h"
 #include "rod/track.h"
 #include "testutil.h"
 

@@ -14,34 +14,18 @@ extern "C" {
 
 #include "rod/status.h"
 
-#include "rod/model.h"
 #include "rod/scenario.h"
-
-#include "rod/bdf.h"
-#include "rod/history.h"
-#include "rod/loads.h"
-#include "rod/spatial.h"
-
-#include "rod/lm.h"
-#include "rod/mshoot.h"
-#include "rod/shooting.h"
-
-#include "rod/chain.h"
-#include "rod/genalpha.h"
-#include "rod/ivp.h"
 
 #include "rod/logger.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"
 
 #include "rod/compare.h"
-#include "rod/signal.h"
 
 #include "rod/calibrate.h"
-#include "rod/random.h"
+#include "rod/lm.h"
 
 #include "rod/camera.h"
-#include "rod/frames.h"
 #include "rod/image.h"
 #include "rod/tipcsv.h"
 #include "rod/track.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "rod/model.h"
+#include "core/model.h"
 
 void cli_fail(const char *fmt, ...) {
   va_list ap;

@@ -1,0 +1,160 @@
+/* Internal state of the Kirchhoff/Cosserat backend (seed 002): grid, the
+ * current step's ODE data, history, the shooting problem and the accepted
+ * solution. Only the kirchhoff_*.c files see this. */
+#ifndef ROD_KIRCHHOFF_INTERNAL_H
+#define ROD_KIRCHHOFF_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "integrators/bdf.h"
+#include "integrators/history.h"
+#include "integrators/linpred.h"
+#include "core/model.h"
+#include "bvp/mshoot.h"
+#include "rod/scenario.h"
+#include "bvp/shooting.h"
+#include "rod/sim.h"
+#include "integrators/spatial.h"
+#include "rod_rhs.h"
+
+/* Per-node record: the 16 states and the quadratures (position, energy). */
+enum { KR_NODE = ROD_NY + ROD_NQ };
+
+/* History quantities per point: q (3), u (3), v (3). */
+enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HW = 9 };
+
+/* Past solutions kept for the predictor. */
+enum { KR_PAST = 5 };
+
+/* Evaluation points per interval: the stages of RK4 (Euler uses the
+ * first). */
+enum { KR_STAGES = ROD_MAX_STAGES };
+
+typedef struct {
+  double kinetic, elastic, gravity; /* J */
+} kr_energy;
+
+typedef struct rod_kirchhoff {
+  rod_scenario sc;
+  rod_model model;
+  int nodes, intervals;
+  double *s;          /* m, nodes */
+  double *len;        /* m, intervals */
+  double len_max;     /* m, the longest interval */
+  int tangent_stride; /* grid intervals per coarse interval of the
+                         tangents along the last sweep, 0: none */
+  int jump_node;      /* grid node of the impulse's point force, -1 if none */
+  double impulse_dir[3];
+  const rod_spatial_type *integ;
+  rod_history_kind history_kind;
+
+  double force_scale;  /* N: EI / L^2 */
+  double moment_scale; /* N m: EI / L */
+
+  /* The current step's boundary-value problem. */
+  rod_bdf_coeffs coeffs;
+  bool dynamic; /* false: statics (c0 = 0, no history) */
+  rod_rhs_const rc;
+  bool planar;        /* the step stays in the x-z plane: planar right-hand side
+                         and tangents of the in-plane directions only */
+  int stages;         /* evaluation points per interval (integ->stages) */
+  rod_hist_point *hp; /* `stages` per interval: the history terms */
+  bool history_planar; /* every hp in the x-z plane */
+  double base_h[4], base_q[3], base_w[3];
+  double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
+  double jump_force[3];               /* N: n jumps by -F at jump_node */
+  /* History and its terms for the current coefficients. Node history
+   * (hermite, linear): records at both ends of every interval, midpoints
+   * interpolated. Stage history: records at every stage point, whose terms
+   * rod_history_point_terms writes into hp in place. */
+  rod_history *hist;
+  double *H_ends, *Hs_ends, *H_mid;
+  rod_history *stage_hist;
+  double *stage_val; /* stage records of the last sweep (same layout) */
+  double *stage_ps;  /* stages x intervals x 3: p_s at every stage of the
+                        last sweep; with stage_val, the integrands of the
+                        quadratures (kr_quadratures) */
+
+  /* Sweeps. */
+  double *ybuf;   /* states and up to 16 tangent directions (16 each) */
+  double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
+  double jump_left[ROD_NY]; /* states just proximal to the jump node */
+
+  rod_bvp bvp;
+  rod_shooting *shoot;
+  rod_mshoot *mshoot;
+  double state_scale[ROD_NY];    /* units of the 16 states for multiple
+                                    shooting: 1, EI/L^2, EI/L, L/T, 1/T */
+  bool modified_on;              /* modified shooting kept from the last step */
+  int auto_modified;             /* steps auto keeps to modified shooting */
+  double mshoot_c0;              /* c0 of modified shooting's stored Jacobian */
+  double *yref;                  /* nodes x ROD_NY reference (predicted) */
+  double *sol_prev[KR_PAST - 1]; /* the solutions before sol_y */
+  int n_sol;          /* accepted dynamic solutions stored (max KR_PAST) */
+  rod_linpred *lp;    /* linear prediction of the node states */
+  double *lp_z;       /* nodes x ROD_NY: the accepted states, packed (the
+                         predictor's series, the drift test's reference) */
+  bool lp_fitted;     /* lp fitted after the last accepted step */
+  bool have_linear;   /* x_linear predicts the current step */
+  bool use_linear;    /* the solver starts from x_linear */
+  double x_poly[6];   /* unknowns by polynomial extrapolation */
+  double x_linear[6]; /* unknowns by the linear recurrence */
+  double err_poly, err_linear; /* running errors of both (scaled units;
+                                  negative: none yet) */
+
+  /* Accepted solution. */
+  double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
+  double x_prev[KR_PAST][6]; /* the last accepted unknowns, newest first */
+  int n_prev;                /* how many of x_prev are valid */
+  double *rec_val, *rec_der; /* 2 intervals x KR_HW */
+  double *sol_y;             /* nodes x KR_NODE, the accepted solution */
+  kr_energy energy;
+  /* Output arrays of rod_sample. */
+  double *out_pos, *out_quat, *out_vel, *out_n, *out_m;
+  double time; /* s */
+  int steps;   /* dynamic steps taken */
+  bool have_jacobian_c0;
+  double jacobian_c0; /* c0 the stored Jacobian belongs to */
+} rod_kirchhoff;
+
+/* kirchhoff_sweep.c: the shooting problem */
+void kr_bvp_init(rod_kirchhoff *k);
+
+/* kirchhoff_step.c: per-step ODE data */
+/* The coarse interval of the tangents along the last sweep for the step's
+ * coefficients (kirchhoff_sweep.c); at most KR_TANGENT_STRIDE_MAX grid
+ * intervals. */
+enum { KR_TANGENT_STRIDE_MAX = 8 };
+void kr_set_tangent_stride(rod_kirchhoff *k);
+void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+                         bool dynamic);
+void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
+bool kr_planar_symmetric(const rod_kirchhoff *k);
+
+/* kirchhoff_backend.c: a step's problem */
+/* BDF coefficients of the next step's first attempt: backward Euler for
+ * the first step after the release (time.startup = euler), else
+ * BDF-alpha. */
+rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k);
+/* Set up the step to time t with coefficients c (history terms, loads,
+ * planar fast path) and predict its unknowns into x (after
+ * kr_prepare_prediction). */
+void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                  double *x);
+
+/* kirchhoff_predict.c: predictors of the step's unknowns and states */
+rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
+void kr_reset_prediction(rod_kirchhoff *k);
+void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
+void kr_predict(const rod_kirchhoff *k, double *x);
+void kr_predict_states(rod_kirchhoff *k, int stride); /* into yref */
+void kr_accept(rod_kirchhoff *k, const double *x);
+void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
+
+/* kirchhoff_post.c: energies and history records of a converged step */
+void kr_quadratures(rod_kirchhoff *k);
+void kr_postprocess(rod_kirchhoff *k);
+void kr_push_history(rod_kirchhoff *k);
+void kr_rest_history(rod_kirchhoff *k);
+
+#endif

@@ -1,0 +1,148 @@
+/* Internal state of the RFEM backend (seeds 000, 001, 003): the rod as a
+ * chain of rigid cylinders joined by spring-damper elements, its loads,
+ * the integrators and the output buffers. Only the rfem_*.c files and the
+ * tests see this.
+ *
+ * Chain layout (CONTRACT.md 2.1, rfem.layout): link 0 is the motor joint
+ * about motor.axis through the base point, prescribed (the reference, or 0
+ * without [motor]) unless motor.kp > 0; its body is the half element fixed
+ * to the clamp (centered) or massless (uniform). Every spring-damper element
+ * j = 1..n is one link (planar: bending about the normal of the plane of
+ * base.direction and gravity) or three (3D: bending about d1, bending about
+ * d2, torsion about d3, the last carrying the element's body). Bodies use
+ * the material frame: origin at the proximal joint, d3 along the element,
+ * R(0) from rod_frame_from_tangent. */
+#ifndef ROD_RFEM_INTERNAL_H
+#define ROD_RFEM_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "rfem/chain.h"
+#include "integrators/genalpha.h"
+#include "integrators/ivp.h"
+#include "rod/lm.h"
+#include "core/model.h"
+#include "rod/scenario.h"
+#include "rod/sim.h"
+
+typedef enum { RFEM_MOTOR = 0, RFEM_BEND, RFEM_TORSION } rfem_role;
+
+typedef struct {
+  double s0;     /* m, arclength of the proximal end */
+  double length; /* m */
+  int link;      /* the chain link whose body is this element */
+} rfem_element;
+
+typedef struct rod_rfem {
+  rod_scenario sc;
+  rod_model model;
+  double EI; /* N m^2 */
+  double L;  /* m */
+
+  /* chain */
+  int nlinks;
+  rod_chain *chain;
+  rfem_role *role; /* per link */
+  double *k;       /* per link: N m/rad, spring (motor: kp) */
+  double *c;       /* per link: N m s/rad, parallel damper (motor: kd) */
+  bool maxwell;    /* spring links are Maxwell elements (seed 003 eq. 6) */
+  double relax;    /* s, Maxwell relaxation time c/k */
+  bool prescribed; /* link 0 follows the motor reference */
+  int first_free;  /* 1 when link 0 is prescribed, else 0 */
+  int nfree;       /* nlinks - first_free */
+  int nelements;
+  rfem_element *el;     /* in order along s */
+  double plane_axis[3]; /* world normal of the bending plane (planar) */
+
+  /* loads */
+  int tip_element;
+  double impulse_dir[3];
+  int impulse_element;
+  double impulse_x; /* m, along the element from its proximal end */
+
+  /* state: full link vectors, Maxwell torques (N m), time (s) */
+  double t;
+  double *q, *v, *qdd, *Q;
+  double *Q_new;   /* Maxwell torques at the end of the step being solved */
+  double *v_start; /* rates at the start of the step (Maxwell update) */
+  double h;        /* s, the step being solved (generalized-alpha) */
+  double seg_lo, seg_hi; /* s, the integration segment (rfem_motor_accel) */
+  long evaluations;      /* dynamics passes (ABA, RNEA, mass solves) */
+
+  /* integrators */
+  rod_genalpha *ga;
+  double *ga_save; /* 4 nfree + nlinks: state at the start of a step */
+  rod_rk45 *rk45;
+  double *y, *ode_work, *atol; /* (q_free, v_free, Q) for rk45 / rk4 */
+  int ny;
+  int rk4_substeps;
+  rod_lm_workspace *lm;
+
+  /* scratch, sized once */
+  double *fext;  /* nlinks x 6 */
+  double *tau;   /* nlinks */
+  double *tau2;  /* nlinks */
+  double *extra; /* nlinks */
+  double *full;  /* nlinks */
+  double *xs;    /* nlinks: static unknowns */
+  double *rs;    /* nlinks: static residual */
+  double *kbuf;  /* nlinks^2: dead-load stiffness */
+
+  /* output */
+  bool at_static; /* the state is the static one (loads before release) */
+  int npoints;
+  double *s_out, *out_pos, *out_quat, *out_vel, *out_force, *out_moment;
+} rod_rfem;
+
+/* rfem_build.c: the chain of the scenario; ROD_ENOMEM or ROD_OK. */
+int rfem_build(rod_rfem *r);
+
+/* rfem_loads.c */
+/* Acceleration (rad/s^2) of the motor reference at time t. The cosine ramp's
+ * acceleration jumps at its start and end; at the ends of the current
+ * integration segment [seg_lo, seg_hi] the limit from inside the segment
+ * is taken, so no step straddles a jump (rfem_step splits at them). */
+double rfem_motor_accel(const rod_rfem *r, double t);
+/* Times in [t0, t1) where the forcing jumps (the prescribed motor's
+ * acceleration at the ramp's start and end), ascending; returns how many
+ * (at most 2). */
+int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out);
+/* Full q, v (and qdd if not NULL) from the free entries, the prescribed
+ * link 0 from the reference at time t. */
+void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
+                 const double *qddf, double *q, double *v, double *qdd);
+/* Joint torques (N m) at state q, v with Maxwell torques Q. */
+void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
+                        const double *v, const double *Q, double *tau);
+/* External spatial forces at the chain's current kinematics: drag, the tip
+ * force and the impulse (static: the static tip loads, no drag). */
+void rfem_external_forces(rod_rfem *r, double t, bool static_state,
+                          double *fext);
+/* The point loads at time t (tip; impulse when on) as dead loads; returns
+ * their number (at most 2). */
+int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
+                     rod_chain_load loads[2]);
+/* Integrals over [0, l] of u|u| and x u|u| for u = a + b x, exactly. */
+void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1);
+/* Maxwell element (seed 003 eq. 6) over a step h with the joint rate
+ * varying linearly from v0 to v1: Q1 = E Q0 + k (w0 v0 + w1 v1), the exact
+ * solution of Q' = k v - Q / T; w0, w1 in s. */
+void rfem_maxwell_weights(double h, double T, double *E, double *w0,
+                          double *w1);
+/* Maxwell torques Q1 after a step h from Q0 with rates v0 -> v1. */
+void rfem_maxwell_update(const rod_rfem *r, double h, const double *Q0,
+                         const double *v0, const double *v1, double *Q1);
+/* Elastic energy of the joint springs (J). */
+double rfem_elastic_energy(const rod_rfem *r);
+
+/* rfem_static.c: static equilibrium by Levenberg-Marquardt with the exact
+ * Jacobian (spring stiffness minus the dead-load stiffness). */
+int rfem_solve_static(rod_rfem *r, rod_step_stats *st);
+
+/* rfem_step.c */
+/* Accelerations at the state (r->t, r->q, r->v, r->Q) after the release,
+ * and the integrators' start. */
+int rfem_start_dynamics(rod_rfem *r);
+int rfem_step(rod_rfem *r, double t, rod_step_stats *st);
+
+#endif

@@ -1,0 +1,190 @@
+/* The RFEM backend behind rod_backend_ops (include/rod/sim.h): a chain of
+ * rigid cylinders joined by spring-damper elements (seeds 000, 001, 003),
+ * sampled at s = 0, the joints and L (CONTRACT.md section 3), internal
+ * forces and moments included. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rfem/rfem.h"
+#include "core/v3.h"
+
+static void destroy(void *self) {
+  rod_rfem *r = self;
+  if (!r)
+    return;
+  rod_chain_free(r->chain);
+  rod_genalpha_free(r->ga);
+  rod_rk45_free(r->rk45);
+  rod_lm_free(r->lm);
+  free(r->role);
+  free(r->k);
+  free(r->c);
+  free(r->el);
+  free(r->q);
+  free(r->v);
+  free(r->qdd);
+  free(r->Q);
+  free(r->Q_new);
+  free(r->v_start);
+  free(r->fext);
+  free(r->tau);
+  free(r->tau2);
+  free(r->extra);
+  free(r->full);
+  free(r->xs);
+  free(r->rs);
+  free(r->kbuf);
+  free(r->ga_save);
+  free(r->y);
+  free(r->ode_work);
+  free(r->atol);
+  free(r->s_out);
+  free(r->out_pos);
+  free(r->out_quat);
+  free(r->out_vel);
+  free(r->out_force);
+  free(r->out_moment);
+  free(r);
+}
+
+/* Absolute tolerances of rk45 for y = (q, v, Q): a joint angle error of
+ * rtol / n rad moves the tip by about rtol L; rates scale with the first
+ * cantilever frequency 3.516 sqrt(EI / (rho A L^4)), torques with k. */
+static void set_tolerances(rod_rfem *r) {
+  const int nf = r->nfree;
+  const double aq = r->sc.rfem.rtol / r->sc.rfem.segments;
+  const double L = r->L;
+  const double w1 = 3.516 * sqrt(r->EI / (r->model.rho_area * L * L * L * L));
+  for (int a = 0; a < nf; a++) {
+    r->atol[a] = aq;
+    r->atol[nf + a] = aq * w1;
+  }
+  for (int i = 1; r->maxwell && i < r->nlinks; i++)
+    r->atol[2 * nf + i - 1] = aq * r->k[i];
+}
+
+static int create(const rod_scenario *sc, void **self, rod_error *err) {
+  if (sc->rfem.joint == ROD_JOINT_MAXWELL && !(sc->rfem.maxwell_time > 0))
+    return rod_error_set(err, ROD_EINVAL, sc->source, "rfem.maxwell_time",
+                         "must be > 0 for maxwell joints");
+  rod_rfem *r = calloc(1, sizeof *r);
+  if (!r)
+    return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
+  r->sc = *sc;
+  rod_model_init(&r->model, sc);
+  r->EI = rod_model_bending_stiffness(sc);
+  r->L = sc->rod.length;
+  int st = rfem_build(r);
+  if (st == ROD_OK) {
+    const size_t nf = (size_t)r->nfree;
+    r->ny = 2 * r->nfree + (r->maxwell ? r->nlinks - 1 : 0);
+    r->ga = rod_genalpha_alloc(r->nfree);
+    r->ga_save = calloc(4 * nf + (size_t)r->nlinks, sizeof(double));
+    r->rk45 = rod_rk45_alloc(r->ny);
+    r->y = calloc((size_t)r->ny, sizeof(double));
+    r->atol = calloc((size_t)r->ny, sizeof(double));
+    r->ode_work = calloc(rod_rk4_work_size(r->ny), sizeof(double));
+    r->lm = rod_lm_alloc(r->nfree, r->nfree);
+    if (!r->ga || !r->ga_save || !r->rk45 || !r->y || !r->atol ||
+        !r->ode_work || !r->lm)
+      st = ROD_ENOMEM;
+  }
+  if (st != ROD_OK) {
+    destroy(r);
+    return rod_error_set(err, st, sc->source, "rfem.segments",
+                         "out of memory for %d segments", sc->rfem.segments);
+  }
+  rod_genalpha_set_params(
+      r->ga, rod_genalpha_params_from_radius(sc->rfem.spectral_radius));
+  set_tolerances(r);
+  *self = r;
+  return ROD_OK;
+}
+
+static int solve_static(void *self, rod_step_stats *st) {
+  rod_rfem *r = self;
+  int status = rfem_solve_static(r, st);
+  if (status != ROD_OK)
+    return status;
+  r->at_static = true;
+  return rfem_start_dynamics(r);
+}
+
+static int step(void *self, double t, rod_step_stats *st) {
+  rod_rfem *r = self;
+  r->at_static = false;
+  return rfem_step(r, t, st);
+}
+
+/* Internal force n and moment m (world frame) at the points, in the
+ * contract's sense: what the part beyond the point exerts on the part
+ * before it. At a joint that is minus the force the RNEA transmits across
+ * it to the distal element (the chain's kinematics are current); at the
+ * tip, the tip loads. */
+static void internal_forces(rod_rfem *r) {
+  const int n = r->nlinks;
+  rfem_external_forces(r, r->t, r->at_static, r->fext);
+  if (r->at_static)
+    memset(r->full, 0, (size_t)n * sizeof(double));
+  else
+    memcpy(r->full, r->qdd, (size_t)n * sizeof(double));
+  rod_chain_rnea(r->chain, r->full, r->fext, r->tau2);
+  for (int p = 0; p < r->nelements; p++) {
+    const int link = r->el[p].link;
+    const double *f = rod_chain_joint_force(r->chain, link);
+    double R[9];
+    rod_chain_pose(r->chain, link, R, NULL);
+    m3_mul_v(r->out_moment + 3 * p, R, f);
+    m3_mul_v(r->out_force + 3 * p, R, f + 3);
+    v3_scale(r->out_moment + 3 * p, -1.0, r->out_moment + 3 * p);
+    v3_scale(r->out_force + 3 * p, -1.0, r->out_force + 3 * p);
+  }
+  double *nL = r->out_force + 3 * r->nelements;
+  v3_set(nL, 0, 0, 0);
+  v3_set(r->out_moment + 3 * r->nelements, 0, 0, 0);
+  rod_chain_load loads[2];
+  const int nl = rfem_point_loads(r, r->t, r->at_static, loads);
+  const rfem_element *tip = &r->el[r->tip_element];
+  for (int i = 0; i < nl; i++)
+    if (loads[i].body == tip->link && loads[i].point[2] >= tip->length)
+      v3_add(nL, nL, loads[i].force);
+}
+
+/* Points: the proximal end of every element (s = 0 and the joints), then
+ * the tip; orientation of the element distal to the point. */
+static int sample(void *self, rod_sample *out) {
+  rod_rfem *r = self;
+  rod_chain_update(r->chain, r->q, r->v);
+  const double origin[3] = {0, 0, 0};
+  for (int p = 0; p < r->npoints; p++) {
+    const bool tip = p == r->nelements;
+    const rfem_element *e = &r->el[tip ? r->nelements - 1 : p];
+    double end[3] = {0, 0, tip ? e->length : 0.0}, R[9];
+    rod_chain_point(r->chain, e->link, tip ? end : origin, r->out_pos + 3 * p,
+                    r->out_vel + 3 * p);
+    rod_chain_pose(r->chain, e->link, R, NULL);
+    R_to_quat(r->out_quat + 4 * p, R);
+  }
+  out->points = r->npoints;
+  out->s = r->s_out;
+  out->position = r->out_pos;
+  out->orientation = r->out_quat;
+  out->velocity = r->out_vel;
+  internal_forces(r);
+  out->force = r->out_force;
+  out->moment = r->out_moment;
+  out->kinetic = rod_chain_kinetic_energy(r->chain);
+  out->elastic = rfem_elastic_energy(r);
+  out->gravity = rod_chain_gravity_energy(r->chain);
+  return ROD_OK;
+}
+
+const rod_backend_ops rod_backend_rfem = {
+    .name = "rfem",
+    .create = create,
+    .destroy = destroy,
+    .solve_static = solve_static,
+    .step = step,
+    .sample = sample,
+};

@@ -1,0 +1,195 @@
+/* The RFEM chain of a scenario (seed 000, "Parameters of rfes and sdes";
+ * CONTRACT.md 2.1 rfem.*): element geometry of the two layouts, solid
+ * cylinder mass and inertia, joint stiffness E I / l and G J / l, damping
+ * with the retardation time B / EI, the motor link, and the output points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rfem/rfem.h"
+#include "core/v3.h"
+
+/* Normal of the bending plane of a planar chain: the plane of
+ * base.direction d and gravity; without gravity (or with gravity along d)
+ * the first load that bends the rod, then the motor axis, then d1. */
+static void plane_normal(const rod_rfem *r, double a[3]) {
+  const rod_scenario *sc = &r->sc;
+  double d[3], cand[4][3];
+  v3_copy(d, sc->base.direction);
+  v3_normalize(d);
+  int nc = 0;
+  v3_copy(cand[nc++], sc->environment.gravity);
+  v3_add(cand[nc], sc->tip.force, sc->tip.preload);
+  nc++;
+  if (sc->impulse.enabled)
+    v3_copy(cand[nc++], sc->impulse.direction);
+  for (int i = 0; i < nc; i++) {
+    v3_cross(a, d, cand[i]);
+    if (v3_norm(a) > 1e-9 * v3_norm(cand[i])) {
+      v3_normalize(a);
+      return;
+    }
+  }
+  if (sc->motor.enabled) { /* the motor's plane of rotation */
+    v3_copy(a, sc->motor.axis);
+    v3_normalize(a);
+    v3_axpy(a, -v3_dot(a, d), d);
+    if (v3_norm(a) > 1e-9) {
+      v3_normalize(a);
+      return;
+    }
+  }
+  v3_set(a, r->model.base_R[0], r->model.base_R[3], r->model.base_R[6]);
+}
+
+/* Solid cylinder of length len along d3 from the body origin (seed 000):
+ * m = rho A len, I_33 = m d^2 / 8, I_11 = I_22 = m (3 d^2 + 4 len^2) / 48
+ * about the centre of mass. */
+static void cylinder_body(const rod_rfem *r, double len, rod_chain_link *l) {
+  const double dia = r->sc.rod.diameter;
+  l->mass = r->model.rho_area * len;
+  v3_set(l->com, 0, 0, 0.5 * len);
+  memset(l->inertia, 0, sizeof l->inertia);
+  l->inertia[0] = l->inertia[4] =
+      l->mass * (3 * dia * dia + 4 * len * len) / 48.0;
+  l->inertia[8] = l->mass * dia * dia / 8.0;
+}
+
+static int allocate(rod_rfem *r) {
+  const size_t N = (size_t)r->nlinks, E = (size_t)r->nelements;
+  r->chain = rod_chain_alloc(r->nlinks);
+  r->role = calloc(N, sizeof *r->role);
+  r->k = calloc(N, sizeof(double));
+  r->c = calloc(N, sizeof(double));
+  r->el = calloc(E, sizeof *r->el);
+  r->q = calloc(N, sizeof(double));
+  r->v = calloc(N, sizeof(double));
+  r->qdd = calloc(N, sizeof(double));
+  r->Q = calloc(N, sizeof(double));
+  r->Q_new = calloc(N, sizeof(double));
+  r->v_start = calloc(N, sizeof(double));
+  r->fext = calloc(6 * N, sizeof(double));
+  r->tau = calloc(N, sizeof(double));
+  r->tau2 = calloc(N, sizeof(double));
+  r->extra = calloc(N, sizeof(double));
+  r->full = calloc(N, sizeof(double));
+  r->xs = calloc(N, sizeof(double));
+  r->rs = calloc(N, sizeof(double));
+  r->kbuf = calloc(N * N, sizeof(double));
+  r->npoints = r->nelements + 1;
+  const size_t P = (size_t)r->npoints;
+  r->s_out = calloc(P, sizeof(double));
+  r->out_pos = calloc(3 * P, sizeof(double));
+  r->out_quat = calloc(4 * P, sizeof(double));
+  r->out_vel = calloc(3 * P, sizeof(double));
+  r->out_force = calloc(3 * P, sizeof(double));
+  r->out_moment = calloc(3 * P, sizeof(double));
+  if (!r->chain || !r->role || !r->k || !r->c || !r->el || !r->q || !r->v ||
+      !r->qdd || !r->Q || !r->Q_new || !r->v_start || !r->fext || !r->tau ||
+      !r->tau2 || !r->extra || !r->full || !r->xs || !r->rs || !r->kbuf ||
+      !r->s_out || !r->out_pos || !r->out_quat || !r->out_vel)
+    return ROD_ENOMEM;
+  return ROD_OK;
+}
+
+/* Link 0: the motor joint about motor.axis through the base point, in the
+ * clamp's material frame R(0). */
+static void motor_link(rod_rfem *r, double first_length) {
+  const rod_scenario *sc = &r->sc;
+  const double *R0 = r->model.base_R;
+  rod_chain_link l;
+  memset(&l, 0, sizeof l);
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      l.rotation[3 * a + b] = R0[3 * b + a]; /* world -> material */
+  v3_copy(l.offset, sc->base.position);
+  if (sc->motor.enabled)
+    m3_mul_tv(l.axis, R0, sc->motor.axis);
+  else
+    v3_set(l.axis, 1, 0, 0);
+  if (first_length > 0)
+    cylinder_body(r, first_length, &l);
+  r->prescribed = !(sc->motor.enabled && sc->motor.kp > 0);
+  l.prescribed = r->prescribed;
+  if (!r->prescribed) {
+    l.armature = sc->motor.inertia;
+    r->k[0] = sc->motor.kp;
+    r->c[0] = sc->motor.kd;
+  }
+  r->role[0] = RFEM_MOTOR;
+  rod_chain_set_link(r->chain, 0, &l);
+}
+
+int rfem_build(rod_rfem *r) {
+  const rod_scenario *sc = &r->sc;
+  const int n = sc->rfem.segments;
+  const bool planar = sc->rfem.planar;
+  const bool centered = sc->rfem.layout == ROD_LAYOUT_CENTERED;
+  const int per = planar ? 1 : 3;
+  const double L = r->L, l = L / n;
+  r->nlinks = 1 + per * n;
+  r->nelements = centered ? n + 1 : n;
+  int st = allocate(r);
+  if (st != ROD_OK)
+    return st;
+  rod_chain_set_gravity(r->chain, sc->environment.gravity);
+  r->maxwell = sc->rfem.joint == ROD_JOINT_MAXWELL;
+  r->relax = sc->rfem.maxwell_time;
+  plane_normal(r, r->plane_axis);
+  double plane_local[3]; /* the bending axis in the material frame */
+  m3_mul_tv(plane_local, r->model.base_R, r->plane_axis);
+
+  int e = 0;
+  if (centered) /* the half element fixed to the clamp */
+    r->el[e++] = (rfem_element){0.0, 0.5 * l, 0};
+  motor_link(r, centered ? 0.5 * l : 0.0);
+  r->first_free = r->prescribed ? 1 : 0;
+  r->nfree = r->nlinks - r->first_free;
+
+  const double k_bend = r->EI / l, k_twist = r->model.K[2] / l;
+  const double tau_r = r->model.retardation; /* B / EI, s */
+  double prev_length = centered ? 0.5 * l : 0.0;
+  for (int j = 1; j <= n; j++) {
+    const double s_j = centered ? (j - 0.5) * l : (j - 1) * l;
+    const double len = (centered && j == n) ? 0.5 * l : l;
+    for (int m = 0; m < per; m++) {
+      const int i = 1 + per * (j - 1) + m;
+      rod_chain_link lk;
+      memset(&lk, 0, sizeof lk);
+      lk.rotation[0] = lk.rotation[4] = lk.rotation[8] = 1.0;
+      if (m == 0)
+        v3_set(lk.offset, 0, 0, prev_length);
+      if (planar)
+        v3_copy(lk.axis, plane_local);
+      else
+        lk.axis[m] = 1.0; /* d1, d2 bending; d3 torsion */
+      r->role[i] = (!planar && m == 2) ? RFEM_TORSION : RFEM_BEND;
+      r->k[i] = r->role[i] == RFEM_TORSION ? k_twist : k_bend;
+      r->c[i] = tau_r * r->k[i];
+      if (m == per - 1) {
+        cylinder_body(r, len, &lk);
+        r->el[e++] = (rfem_element){s_j, len, i};
+      }
+      rod_chain_set_link(r->chain, i, &lk);
+    }
+    prev_length = len;
+  }
+
+  for (int p = 0; p < r->nelements; p++)
+    r->s_out[p] = r->el[p].s0;
+  r->s_out[r->nelements] = L;
+  r->tip_element = r->nelements - 1;
+  r->impulse_element = -1;
+  if (sc->impulse.enabled) {
+    v3_copy(r->impulse_dir, sc->impulse.direction);
+    v3_normalize(r->impulse_dir);
+    const double pos = sc->impulse.position;
+    int p = 0;
+    while (p + 1 < r->nelements && pos >= r->el[p + 1].s0)
+      p++;
+    if (pos >= r->el[0].s0) { /* uniform: 0 is joint 1, an element start */
+      r->impulse_element = p;
+      r->impulse_x = pos - r->el[p].s0;
+    }
+  }
+  return ROD_OK;
+}

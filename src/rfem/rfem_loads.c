@@ -1,0 +1,198 @@
+/* Forces on the RFEM chain: joint torques of the spring-damper elements
+ * (Voigt and Maxwell, seed 003 eq. 5-6) and of the PD motor (seed 000),
+ * square-law drag integrated exactly over each element, and the point
+ * loads at the tip and the impulse's material point (CONTRACT.md 2.1-2.2).
+ * Gravity is the chain's own (a base acceleration). */
+#include <math.h>
+#include <string.h>
+
+#include "rfem/rfem.h"
+#include "core/loads.h"
+#include "core/v3.h"
+
+double rfem_motor_accel(const rod_rfem *r, double t) {
+  const rod_scenario *sc = &r->sc;
+  if (!sc->motor.enabled)
+    return 0.0;
+  /* one-sided limits at the segment's ends: evaluate just inside */
+  const double T = sc->motor.ramp, nudge = 1e-9 * T;
+  if (t <= r->seg_lo)
+    t = r->seg_lo + nudge;
+  else if (t >= r->seg_hi)
+    t = r->seg_hi - nudge;
+  /* d^2/dt^2 of A (1 - cos(pi tau / T)) / 2 (loads.c's ramp) */
+  const double tau = t - sc->motor.start;
+  if (!(tau > 0 && tau < T))
+    return 0.0;
+  return sc->motor.angle * 0.5 * (M_PI / T) * (M_PI / T) * cos(M_PI * tau / T);
+}
+
+int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out) {
+  const rod_scenario *sc = &r->sc;
+  if (!sc->motor.enabled || !r->prescribed)
+    return 0;
+  /* times within 1e-9 of the step of t1 belong to the next step */
+  const double slack = 1e-9 * (t1 - t0);
+  const double jumps[2] = {sc->motor.start, sc->motor.start + sc->motor.ramp};
+  int n = 0;
+  for (int i = 0; i < 2; i++)
+    if (jumps[i] >= t0 - slack && jumps[i] < t1 - slack)
+      out[n++] = jumps[i] < t0 + slack ? t0 : jumps[i];
+  return n;
+}
+
+void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
+                 const double *qddf, double *q, double *v, double *qdd) {
+  const int f0 = r->first_free;
+  const size_t bytes = (size_t)r->nfree * sizeof(double);
+  if (f0) {
+    rod_motor_reference(&r->sc, t, &q[0], &v[0]);
+    if (qdd)
+      qdd[0] = rfem_motor_accel(r, t);
+  }
+  memcpy(q + f0, qf, bytes);
+  memcpy(v + f0, vf, bytes);
+  if (qdd && qddf)
+    memcpy(qdd + f0, qddf, bytes);
+}
+
+void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
+                        const double *v, const double *Q, double *tau) {
+  for (int i = 0; i < r->nlinks; i++) {
+    if (r->role[i] == RFEM_MOTOR) {
+      tau[i] = 0.0;
+      if (!r->prescribed) { /* PD: kp (ref - q) + kd (ref_rate - dq) */
+        double a, w;
+        rod_motor_reference(&r->sc, t, &a, &w);
+        tau[i] = r->k[i] * (a - q[i]) + r->c[i] * (w - v[i]);
+      }
+      continue;
+    }
+    /* Voigt: k q + c dq (eq. 5); Maxwell: its state Q plus the parallel
+     * dashpot of rod.bending_damping */
+    double spring = r->maxwell ? Q[i] : r->k[i] * q[i];
+    tau[i] = -spring - r->c[i] * v[i];
+  }
+}
+
+/* Simpson's rule is exact for the cubic x^j u^2 on a piece where u keeps
+ * its sign. */
+static void drag_piece(double a, double b, double x0, double x1, double *i0,
+                       double *i1) {
+  double xm = 0.5 * (x0 + x1), h = x1 - x0;
+  double u0 = a + b * x0, um = a + b * xm, u1 = a + b * x1;
+  double sgn = um >= 0 ? 1.0 : -1.0;
+  *i0 += sgn * h / 6.0 * (u0 * u0 + 4 * um * um + u1 * u1);
+  *i1 += sgn * h / 6.0 * (x0 * u0 * u0 + 4 * xm * um * um + x1 * u1 * u1);
+}
+
+void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1) {
+  *i0 = *i1 = 0.0;
+  double root = b != 0.0 ? -a / b : -1.0;
+  if (root > 0.0 && root < l) { /* u changes sign inside: split there */
+    drag_piece(a, b, 0.0, root, i0, i1);
+    drag_piece(a, b, root, l, i0, i1);
+  } else {
+    drag_piece(a, b, 0.0, l, i0, i1);
+  }
+}
+
+/* Square-law drag f = -C (u .* |u|) per unit length, u the velocity in the
+ * material (body) frame: u = v_O + w x (0, 0, x) along the element. */
+static void element_drag(const rod_rfem *r, const rfem_element *e,
+                         double *fext) {
+  const double C = r->sc.rod.drag;
+  const double *s = rod_chain_velocity(r->chain, e->link);
+  const double a[3] = {s[3], s[4], s[5]}, b[3] = {s[1], -s[0], 0.0};
+  double I0[3], I1[3];
+  for (int k = 0; k < 3; k++)
+    rfem_drag_integrals(a[k], b[k], e->length, &I0[k], &I1[k]);
+  double *f = fext + 6 * e->link;
+  /* moment about the origin: int (0, 0, x) x f dx = (-int x f2, int x f1) */
+  f[0] += C * I1[1];
+  f[1] -= C * I1[0];
+  for (int k = 0; k < 3; k++)
+    f[3 + k] -= C * I0[k];
+}
+
+int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
+                     rod_chain_load loads[2]) {
+  const rod_scenario *sc = &r->sc;
+  const rfem_element *tip = &r->el[r->tip_element];
+  int n = 0;
+  rod_chain_load *ld = &loads[n++];
+  ld->body = tip->link;
+  v3_set(ld->point, 0, 0, tip->length);
+  v3_copy(ld->force, sc->tip.force);
+  if (static_state) { /* released at t = 0+ (CONTRACT.md 2.2) */
+    v3_axpy(ld->force, sc->tip.mass, sc->environment.gravity);
+    v3_add(ld->force, ld->force, sc->tip.preload);
+  }
+  double F = rod_impulse_force(sc, t);
+  if (r->impulse_element >= 0 && F != 0.0) {
+    const rfem_element *e = &r->el[r->impulse_element];
+    ld = &loads[n++];
+    ld->body = e->link;
+    v3_set(ld->point, 0, 0, r->impulse_x);
+    v3_scale(ld->force, F, r->impulse_dir);
+  }
+  return n;
+}
+
+void rfem_external_forces(rod_rfem *r, double t, bool static_state,
+                          double *fext) {
+  memset(fext, 0, 6 * (size_t)r->nlinks * sizeof(double));
+  if (!static_state && r->sc.rod.drag > 0)
+    for (int e = 0; e < r->nelements; e++)
+      element_drag(r, &r->el[e], fext);
+  rod_chain_load loads[2];
+  int n = rfem_point_loads(r, t, static_state, loads);
+  for (int i = 0; i < n; i++)
+    rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
+                              loads[i].force, fext);
+}
+
+/* (1 - e^-x (1 + x)) / x = sum_(m >= 2) (-1)^m (m - 1) x^(m-1) / m!,
+ * summed directly where the closed form cancels. */
+static double maxwell_g(double x) {
+  if (x > 0.5)
+    return (1.0 - exp(-x) * (1.0 + x)) / x;
+  double term = x / 2.0, sum = 0.0; /* m = 2 */
+  for (int m = 2; m < 40 && fabs(term) > 1e-18 * fabs(sum); m++) {
+    sum += term;
+    /* term_(m+1) / term_m = -x m / ((m - 1)(m + 1)) */
+    term *= -x * m / ((m - 1.0) * (m + 1.0));
+  }
+  return sum;
+}
+
+void rfem_maxwell_weights(double h, double T, double *E, double *w0,
+                          double *w1) {
+  /* Q1 = e^(-h/T) Q0 + k int_0^h e^(-(h-s)/T) v(s) ds with v linear:
+   * w0 = T g(x), w1 = T (1 - e^-x) - w0, x = h / T */
+  const double x = h / T;
+  *E = exp(-x);
+  *w0 = T * maxwell_g(x);
+  *w1 = -T * expm1(-x) - *w0;
+}
+
+void rfem_maxwell_update(const rod_rfem *r, double h, const double *Q0,
+                         const double *v0, const double *v1, double *Q1) {
+  double E, w0, w1;
+  rfem_maxwell_weights(h, r->relax, &E, &w0, &w1);
+  for (int i = 0; i < r->nlinks; i++)
+    Q1[i] = r->role[i] == RFEM_MOTOR
+                ? 0.0
+                : E * Q0[i] + r->k[i] * (w0 * v0[i] + w1 * v1[i]);
+}
+
+double rfem_elastic_energy(const rod_rfem *r) {
+  double U = 0;
+  for (int i = 0; i < r->nlinks; i++) {
+    if (r->role[i] == RFEM_MOTOR)
+      continue;
+    U += r->maxwell ? 0.5 * r->Q[i] * r->Q[i] / r->k[i]
+                    : 0.5 * r->k[i] * r->q[i] * r->q[i];
+  }
+  return U;
+}
