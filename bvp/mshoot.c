@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "active.h"
-#include "rod/status.h"
 #include "core/vecops.h"
+#include "rod/status.h"
 
 struct rod_mshoot {
   rod_bvp bvp;

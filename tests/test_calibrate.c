@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "rod/calibrate.h"
-#include "track/frames.h"
 #include "rod/recorder.h"
 #include "rod/track.h"
 #include "testutil.h"
+#include "track/frames.h"
 
 /* ---- the test rod -------------------------------------------------------*/
 

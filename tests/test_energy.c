@@ -5,8 +5,8 @@
  * first-order energy exchange errors are not. */
 #include <math.h>
 
-#include "sim/energy_watch.h"
 #include "scenarioutil.h"
+#include "sim/energy_watch.h"
 
 /* A scenario whose run delivers 200 samples (windows of 20). */
 static rod_scenario synthetic_scenario(void) {

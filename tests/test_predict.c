@@ -3,8 +3,8 @@
  * between it and polynomial extrapolation. */
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
 #include "integrators/linpred.h"
+#include "kirchhoff/kirchhoff.h"
 #include "scenarioutil.h"
 
 enum { N = 40 };

@@ -9,11 +9,11 @@
 #include <lapacke.h>
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/loads.h"
+#include "core/v3.h"
+#include "rfem/rfem.h"
 #include "rod/sim.h"
 #include "testutil.h"
-#include "core/v3.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/random.h"
-#include "signal/signal.h"
 #include "rod/status.h"
+#include "signal/signal.h"
 #include "testutil.h"
 
 #define MAXN 4096

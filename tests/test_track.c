@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "track/frames.h"
 #include "rod/track.h"
 #include "testutil.h"
+#include "track/frames.h"
 
 /* ---- temporary directories ---------------------------------------------*/
 

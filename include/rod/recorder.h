@@ -12,13 +12,13 @@
 
 typedef struct {
   int capacity, count;
-  int points;      /* points per sample (set at the first sample) */
-  bool keep_rod;   /* also keep positions of every point */
-  double *t;       /* s (count) */
-  double *tip;     /* m (count x 3) */
+  int points;    /* points per sample (set at the first sample) */
+  bool keep_rod; /* also keep positions of every point */
+  double *t;     /* s (count) */
+  double *tip;   /* m (count x 3) */
   double *kinetic, *elastic, *gravity; /* J (count) */
-  double *rod;     /* m (count x points x 3), when keep_rod */
-  double *s;       /* m (points), when keep_rod */
+  double *rod; /* m (count x points x 3), when keep_rod */
+  double *s;   /* m (points), when keep_rod */
   int *iterations;
   double *integrations;
   int *method;

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "integrators/bdf.h"
 #include "core/v3.h"
+#include "integrators/bdf.h"
 
 double rod_model_bending_stiffness(const rod_scenario *sc) {
   double d = sc->rod.diameter;

@@ -6,15 +6,15 @@
 
 #include <stdbool.h>
 
+#include "bvp/mshoot.h"
+#include "bvp/shooting.h"
+#include "core/model.h"
 #include "integrators/bdf.h"
 #include "integrators/history.h"
 #include "integrators/linpred.h"
-#include "core/model.h"
-#include "bvp/mshoot.h"
-#include "rod/scenario.h"
-#include "bvp/shooting.h"
-#include "rod/sim.h"
 #include "integrators/spatial.h"
+#include "rod/scenario.h"
+#include "rod/sim.h"
 #include "rod_rhs.h"
 
 /* Per-node record: the 16 states and the quadratures (position, energy). */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
 #include "core/loads.h"
+#include "kirchhoff/kirchhoff.h"
 
 static void destroy(void *self) {
   rod_kirchhoff *k = self;

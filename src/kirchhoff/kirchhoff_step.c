@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
 #include "core/loads.h"
+#include "kirchhoff/kirchhoff.h"
 
 /* The evaluation points hold the history terms in the layout of the
  * histories' records (Q, U, V), so a stage history writes them in place. */

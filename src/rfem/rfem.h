@@ -17,11 +17,11 @@
 
 #include <stdbool.h>
 
-#include "rfem/chain.h"
+#include "core/model.h"
 #include "integrators/genalpha.h"
 #include "integrators/ivp.h"
+#include "rfem/chain.h"
 #include "rod/lm.h"
-#include "core/model.h"
 #include "rod/scenario.h"
 #include "rod/sim.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/v3.h"
+#include "rfem/rfem.h"
 
 static void destroy(void *self) {
   rod_rfem *r = self;

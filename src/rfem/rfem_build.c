@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/v3.h"
+#include "rfem/rfem.h"
 
 /* Normal of the bending plane of a planar chain: the plane of
  * base.direction d and gravity; without gravity (or with gravity along d)

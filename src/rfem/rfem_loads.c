@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/loads.h"
 #include "core/v3.h"
+#include "rfem/rfem.h"
 
 double rfem_motor_accel(const rod_rfem *r, double t) {
   const rod_scenario *sc = &r->sc;

@@ -8,8 +8,8 @@
  * joints carry the whole load in their springs at t = 0 (Q = k q). */
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/loads.h"
+#include "rfem/rfem.h"
 
 static int static_residual(const double *x, double *res, double *J,
                            void *user) {

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "rfem/rfem.h"
 #include "core/loads.h"
+#include "rfem/rfem.h"
 
 /* ---- generalized-alpha ---------------------------------------------------
  * Residual r = M qdd + h(q, v) - tau(q, v) = RNEA(q, v, qdd) - tau on the

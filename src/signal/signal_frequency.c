@@ -3,8 +3,8 @@
 #include <lapacke.h>
 #include <math.h>
 
-#include "signal/signal.h"
 #include "rod/status.h"
+#include "signal/signal.h"
 
 #define Y(i) y[(size_t)(i)*stride]
 

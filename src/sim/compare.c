@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "signal/signal.h"
 #include "rod/status.h"
+#include "signal/signal.h"
 
 int rod_compare_frequency(const rod_recorder *r, double *hz) {
   /* after t = 0: the release makes the static sample a corner */
