@@ -107,17 +107,21 @@ START_TEST(planar_runs_equal_3d) {
   rod_sim_result r3, rp;
   rod_recorder *a, *b;
   run_both(&sc, &a, &r3, &b, &rp);
-  /* bit for bit but for modified shooting's inverse, which the planar
-   * path forms from the in-plane block alone (other rounding). Where
-   * modified shooting runs (the impulse) its Broyden iterations from the
-   * Jacobian along the sweep end at residuals near 1e-9, and there the
-   * trajectory is as sensitive to rounding as this: a relative change of
-   * 4e-16 in every Jacobian entry moved the 3D tip by 1.9e-11 m, the
-   * planar one by 4.2e-12 m (0.3 s; the two paths differ by 5.5e-12 m). */
-  const double round_off =
-      strcmp(planar_scenarios[_i], "impulse.ini") == 0 ? 5e-11 : 1e-12;
-  ck_assert_msg(tip_difference(a, b) <= round_off, "%s: tips differ by %g",
-                planar_scenarios[_i], tip_difference(a, b));
+  /* Both runs converge every step to a scaled residual r <= r_max: a tip
+   * load error of r EI/L^2 (moment r EI/L), which moves the tip by at most
+   * r L (the static compliances L^3/3EI and L^2/2EI; a step's inertia only
+   * stiffens the rod). Such a difference is carried by the history but
+   * does not grow in a stable scheme, so after n steps the two paths agree
+   * to n L r_max. (Where simple shooting solves every step the paths are
+   * the same arithmetic; modified shooting inverts the in-plane block
+   * alone on the planar path, which rounds differently.) */
+  const double r_max = fmax(r3.max_residual, rp.max_residual);
+  const double bound = r3.steps * sc.rod.length * r_max;
+  ck_assert_msg(tip_difference(a, b) <= bound,
+                "%s: tips differ by %g m, more than %d steps x L x the "
+                "largest residual %g = %g m",
+                planar_scenarios[_i], tip_difference(a, b), r3.steps, r_max,
+                bound);
   ck_assert_int_eq(r3.iterations, rp.iterations);
   ck_assert_msg(rp.integrations < r3.integrations,
                 "%s: %g integrations planar, %g in 3D", planar_scenarios[_i],
