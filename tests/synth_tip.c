@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
   if (argc < 2)
     return usage();
   rod_scenario sc;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   rod_scenario_default(&sc);
   if (rod_scenario_load(&sc, argv[1], &err) != ROD_OK) {
     fprintf(stderr, "synth_tip: %s: %s: %s\n", err.file, err.key, err.message);

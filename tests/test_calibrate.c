@@ -25,7 +25,7 @@ static rod_scenario test_rod(double duration) {
   char path[512];
   snprintf(path, sizeof path, "%s/scenarios/weight_release.ini", data);
   rod_scenario sc;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   rod_scenario_default(&sc);
   ck_assert_int_eq(rod_scenario_load(&sc, path, &err), ROD_OK);
   sc.space.nodes = 30;
@@ -57,7 +57,7 @@ static rod_scenario moved(const rod_scenario *sc, double ei, double rho,
 static void fit(const rod_scenario *start, const rod_tip_data *d,
                 const rod_calib_options *o, rod_calib_result *r,
                 rod_scenario *fitted) {
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   int st = rod_calib_fit(start, d, "synthetic", o, fitted, r, &err);
   ck_assert_msg(st == ROD_OK, "fit: %s: %s", rod_strerror(st), err.message);
   ck_assert(r->converged);

@@ -102,6 +102,9 @@ START_TEST(bad_overrides) {
              "> 0");
   expect_bad("run good.ini --set nodes=10", "--set", "SECTION.KEY=VALUE");
   expect_bad("run good.ini --set rod.colour=red", "rod.colour", "unknown key");
+  expect_bad("run good.ini --set rod.lenght=1", "--set: rod.lenght",
+             "did you mean rod.length?");
+  expect_bad("keys frobnicate", "frobnicate", "no key matches");
   expect_bad("run good.ini --set 'impulse.direction=0 0 0'",
              "impulse.direction", "zero vector");
   expect_bad("run good.ini --frobnicate", "--frobnicate", "unknown option");
@@ -117,6 +120,8 @@ START_TEST(help_and_version) {
   ck_assert_int_eq(rodsim("--version", err, sizeof err), 0);
   ck_assert_int_eq(rodsim("run --help", err, sizeof err), 0);
   ck_assert_int_eq(rodsim("static --help", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("keys --markdown", err, sizeof err), 0);
+  ck_assert_int_eq(rodsim("keys rod.length tip", err, sizeof err), 0);
   ck_assert_int_eq(rodsim("bench --help", err, sizeof err), 0);
 }
 END_TEST

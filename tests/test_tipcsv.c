@@ -19,7 +19,7 @@ static int read_text(const char *text, rod_tip_data **d, rod_error *err) {
 /* The formatted error of a text that must be rejected with ROD_EINVAL. */
 static void expect_error(const char *text, const char *expected) {
   rod_tip_data *d = (rod_tip_data *)1;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(read_text(text, &d, &err), ROD_EINVAL);
   ck_assert_ptr_null(d);
   char msg[1024];
@@ -161,7 +161,7 @@ END_TEST
 
 START_TEST(missing_file_is_an_io_error) {
   rod_tip_data *d;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(rod_tip_read("/nonexistent/tip.csv", &d, &err), ROD_EIO);
   ck_assert_ptr_null(d);
   ck_assert_str_eq(err.file, "/nonexistent/tip.csv");
@@ -176,7 +176,7 @@ START_TEST(writer_refuses_what_cannot_be_read_back) {
   d->has[0] = true;
   const char *path = temp_path();
   unlink(path);
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(rod_tip_write(path, d, &err), ROD_EINVAL);
   ck_assert_msg(strstr(err.message, "sample 1"), "%s", err.message);
   ck_assert_int_ne(access(path, F_OK), 0); /* no file left behind */

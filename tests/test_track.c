@@ -261,7 +261,7 @@ static void write_raw_png(const char *path, int w, int h, int color_type,
 
 static rod_image *read_back(const char *path) {
   rod_image *img = rod_image_alloc(0, 0);
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   int st = rod_image_read_png(img, path, &err);
   ck_assert_msg(st == ROD_OK, "%s: %s", path, err.message);
   return img;
@@ -363,7 +363,7 @@ static void expect_track_error(const char *dir, int status, const char *file,
                                const char *what) {
   rod_track_options o = options(0.5);
   rod_tip_data *d = (rod_tip_data *)1;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(rod_track_dir(dir, &o, &d, &err), status);
   ck_assert_ptr_null(d);
   size_t nf = strlen(err.file), n = strlen(file);
@@ -459,7 +459,7 @@ END_TEST
 
 START_TEST(options_are_checked) {
   rod_track_options o = options(0);
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(rod_track_check(&o, &err), ROD_OK);
   o.fps = 0;
   ck_assert_int_eq(rod_track_check(&o, &err), ROD_EINVAL);

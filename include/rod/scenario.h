@@ -45,6 +45,50 @@ typedef enum {
 } rod_rfem_integrator_kind;
 typedef enum { ROD_JOINT_VOIGT = 0, ROD_JOINT_MAXWELL } rod_joint_kind;
 
+typedef enum {
+  ROD_SHAPE_SPHERE = 0,
+  ROD_SHAPE_CAPSULE,
+  ROD_SHAPE_BOX
+} rod_shape_kind;
+
+/* Limits of the named sections ([load.NAME], [obstacle.NAME]). */
+enum { ROD_MAX_LOADS = 32, ROD_MAX_OBSTACLES = 32, ROD_NAME_MAX = 32 };
+enum { ROD_PATH_MAX = 1024 };
+
+/* A place on the rod: its tip, or an arclength from the clamp. */
+typedef struct {
+  bool tip;
+  double s; /* m, when !tip */
+} rod_arclength;
+
+/* [load.NAME]: a point force and moment on the rod, constant with a ramp
+ * or tabulated in time (world frame, dead loads). */
+typedef struct {
+  char name[ROD_NAME_MAX];
+  rod_arclength position;
+  double force[3];  /* N, world frame */
+  double moment[3]; /* N m, world frame */
+  double start;     /* s: zero before */
+  double ramp;      /* s: linear rise from start to full over ramp; 0: step */
+  char force_file[ROD_PATH_MAX];  /* CSV t,Fx,Fy,Fz (N); "" for none */
+  char moment_file[ROD_PATH_MAX]; /* CSV t,Mx,My,Mz (N m); "" for none */
+} rod_load_def;
+
+/* [obstacle.NAME]: a rigid body the rod cannot pass through. */
+typedef struct {
+  char name[ROD_NAME_MAX];
+  rod_shape_kind shape;
+  double center[3];       /* m, world frame */
+  double radius;          /* m: sphere, capsule */
+  double axis[3];         /* unit, capsule axis (world frame) */
+  double half_length;     /* m, capsule: half the length of its axis */
+  double half_extents[3]; /* m, box: half its sides along its own axes */
+  double rotation[3];     /* rad, box: rotation vector (axis times angle)
+                             taking the world axes to the box's */
+  double friction;        /* Coulomb coefficient mu */
+  double restitution;     /* normal restitution coefficient, [0, 1] */
+} rod_obstacle_def;
+
 typedef struct {
   struct {
     rod_model_kind model;
@@ -117,11 +161,26 @@ typedef struct {
     double maxwell_time; /* s */
   } rfem;
   struct {
-    char file[1024];
+    bool enabled;
+    double point[3];    /* m, a point of the plane */
+    double normal[3];   /* unit, pointing to the free side */
+    double friction;    /* Coulomb coefficient mu */
+    double restitution; /* normal restitution coefficient, [0, 1] */
+  } plane;
+  struct {
+    int count;
+    rod_load_def item[ROD_MAX_LOADS];
+  } loads;
+  struct {
+    int count;
+    rod_obstacle_def item[ROD_MAX_OBSTACLES];
+  } obstacles;
+  struct {
+    char file[ROD_PATH_MAX];
     int every;
   } output;
   /* Where the scenario came from, for messages ("" for defaults only). */
-  char source[1024];
+  char source[ROD_PATH_MAX];
 } rod_scenario;
 
 /* The contract's defaults (CONTRACT.md table 2.1); no optional sections. */
@@ -158,5 +217,28 @@ int rod_scenario_get_text(const rod_scenario *sc, const char *section,
  * scalar double. Used by calibration to vary [rod] keys. */
 double *rod_scenario_double_key(rod_scenario *sc, const char *section,
                                 const char *name);
+
+/* One documented key, for `rodsim keys` and the scenario reference. Keys
+ * of named sections read "load.NAME" as their section. */
+typedef struct {
+  const char *section;
+  const char *name;
+  const char *type;         /* number, vector, integer, boolean, choice,
+                               text, arclength */
+  const char *default_text; /* "" when absent by default */
+  const char *unit;         /* SI unit, "" for none */
+  const char *doc;          /* what it means */
+  char range[160];          /* allowed values, as text */
+} rod_key_info;
+
+/* Number of documented keys; rod_scenario_key_info fills out for key i in
+ * [0, count) (the order of the reference) and returns ROD_OK, or
+ * ROD_EINVAL for another i. */
+int rod_scenario_key_count(void);
+int rod_scenario_key_info(int i, rod_key_info *out);
+
+/* One line on what a section holds ("load.NAME" for named ones); "" for an
+ * unknown section. */
+const char *rod_scenario_section_doc(const char *section);
 
 #endif

@@ -33,6 +33,7 @@ typedef struct {
   char file[256];
   char key[96];
   char message[384];
+  int line; /* line of the file the problem is on; 0: none */
 } rod_error;
 
 /* Fill err (may be NULL) with a printf-style message; returns status. */
@@ -43,7 +44,8 @@ int rod_error_set(rod_error *err, int status, const char *file, const char *key,
 #endif
     ;
 
-/* Format err as "FILE: KEY: MESSAGE" (parts that are empty are left out). */
+/* Format err as "FILE: KEY: MESSAGE" (parts that are empty are left out),
+ * followed by " (line N)" when err->line is set. */
 void rod_error_format(const rod_error *err, char *buf, unsigned long size);
 
 #endif

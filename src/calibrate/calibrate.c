@@ -62,7 +62,7 @@ static void queue_run(fit_context *c, int k, const double *x, int j,
   double values[ROD_CALIB_MAX_KEYS];
   values_at(c, x, j, step, values);
   run->sc = c->prob.sc;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   run->status = calib_apply(&run->sc, c->n, c->o->keys, values, &err);
   run->pending = run->status == ROD_OK;
   if (!run->pending)

@@ -19,7 +19,7 @@ static void run_one(calib_run *run) {
   run->rec->count = 0; /* reuse the record sized for the fit */
   rod_sim_sink sink = rod_recorder_sink(run->rec);
   rod_sim_result res;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   run->status = rod_sim_run(&run->sc, &sink, false, &res, &err);
   run->message[0] = '\0';
   if (run->status == ROD_OK)

@@ -78,5 +78,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_track(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 
 #endif

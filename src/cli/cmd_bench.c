@@ -44,7 +44,7 @@ int cmd_bench(int argc, char **argv) {
     run.time.dt = dts[k];
     cli_warn_sampling(&run);
     rod_sim_result res;
-    rod_error err = {{0}, {0}, {0}};
+    rod_error err = {{0}, {0}, {0}, 0};
     int st = rod_sim_run(&run, NULL, false, &res, &err);
     if (st != ROD_OK && !res.message[0]) {
       cli_print_error(&err);

@@ -103,7 +103,7 @@ static int options(const calibrate_args *a, const rod_scenario *sc,
     }
     o->threads = (int)n;
   }
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   if (a->fit && rod_calib_set_keys(o, a->fit, sc->source, &err) != ROD_OK) {
     cli_print_error(&err);
     return CLI_BAD_INPUT;
@@ -209,7 +209,7 @@ int cmd_calibrate(int argc, char **argv) {
     return rc;
   if (!a.c.quiet && isatty(STDERR_FILENO))
     o.progress = progress;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   rod_tip_data *data;
   if (rod_tip_read(a.data, &data, &err) != ROD_OK) {
     cli_print_error(&err);

@@ -29,7 +29,7 @@ static int simulate(const rod_scenario *sc, rod_recorder **out, double *wall) {
   }
   rod_sim_sink sink = rod_recorder_sink(r);
   rod_sim_result res;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   int st = rod_sim_run(sc, &sink, false, &res, &err);
   *wall = res.wall_time;
   if (st != ROD_OK) {

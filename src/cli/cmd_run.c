@@ -89,7 +89,7 @@ static int run_common(int argc, char **argv, bool static_only) {
   if (rc != CLI_OK)
     return rc;
   cli_warn_sampling(&sc);
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   rod_logger *lg;
   const rod_backend_ops *ops = rod_backend_for(&sc);
   if (!ops) {

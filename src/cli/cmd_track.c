@@ -141,7 +141,7 @@ int cmd_track(int argc, char **argv) {
   }
   if (!complete(&a))
     return CLI_BAD_INPUT;
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   if (rod_track_check(&a.o, &err) != ROD_OK) {
     cli_fail("--%s: %s", err.key, err.message);
     return CLI_BAD_INPUT;

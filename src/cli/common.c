@@ -112,7 +112,7 @@ void cli_warn_sampling(const rod_scenario *sc) {
 }
 
 int cli_load(const cli_common *c, rod_scenario *sc) {
-  rod_error err = {{0}, {0}, {0}};
+  rod_error err = {{0}, {0}, {0}, 0};
   if (!c->scenario) {
     cli_fail("missing SCENARIO.ini (see --help)");
     return CLI_BAD_INPUT;

@@ -17,6 +17,7 @@ static const struct {
      "RFEM against the Kirchhoff rod, per segment count"},
     {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
+    {"keys", cmd_keys, "every scenario key: default, unit, range, meaning"},
 };
 
 static void usage(FILE *out) {

@@ -22,6 +22,7 @@ int rod_error_set(rod_error *err, int status, const char *file, const char *key,
     return status;
   snprintf(err->file, sizeof err->file, "%s", file ? file : "");
   snprintf(err->key, sizeof err->key, "%s", key ? key : "");
+  err->line = 0;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -46,4 +47,6 @@ void rod_error_format(const rod_error *err, char *buf, unsigned long size) {
       return;
     used += (size_t)n;
   }
+  if (err->line > 0 && used < size)
+    snprintf(buf + used, size - used, " (line %d)", err->line);
 }

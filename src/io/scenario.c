@@ -1,154 +1,18 @@
-/* Scenario keys, defaults, parsing, range checks and canonical INI text
- * (CONTRACT.md section 2). The key table below is the single source of
- * truth: adding a key here makes it parsed, validated, defaulted and
- * written out. */
+/* Scenario files: defaults, parsing, range checks, named sections and the
+ * canonical INI text, all driven by the key tables of scenario_keys.c. */
 #include "rod/scenario.h"
+
+#include "scenario_keys.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-typedef enum {
-  KEY_DOUBLE,
-  KEY_VEC3,
-  KEY_INT,
-  KEY_BOOL,
-  KEY_ENUM,
-  KEY_STRING
-} key_type;
-
-/* Range rules. */
-typedef enum {
-  RANGE_ANY,      /* any finite value */
-  RANGE_POSITIVE, /* > 0 */
-  RANGE_NONNEG,   /* >= 0 */
-  RANGE_CLOSED,   /* [lo, hi] */
-  RANGE_AT_LEAST, /* >= lo (integers) */
-  RANGE_NONZERO   /* vectors: not the zero vector */
-} range_rule;
-
-typedef struct {
-  const char *section;
-  const char *name;
-  key_type type;
-  size_t offset;
-  const char *default_text;
-  range_rule range;
-  double lo, hi;
-  const char *const *choices; /* KEY_ENUM: NULL-terminated names */
-  size_t present_offset;      /* bool set when given; 0 = always present */
-} key_def;
-
-static const char *const model_names[] = {"kirchhoff", "cosserat", NULL};
-static const char *const backend_names[] = {"kirchhoff", "rfem", NULL};
-static const char *const space_names[] = {"euler", "rk4", NULL};
-static const char *const history_names[] = {"auto", "hermite", "linear",
-                                            "stage", NULL};
-static const char *const startup_names[] = {"euler", "paper", NULL};
-static const char *const strategy_names[] = {"auto", "paper", "simple",
-                                             "modified", NULL};
-static const char *const planar_names[] = {"auto", "off", NULL};
-static const char *const layout_names[] = {"centered", "uniform", NULL};
-static const char *const rfem_int_names[] = {"genalpha", "rk45", "rk4", NULL};
-static const char *const joint_names[] = {"voigt", "maxwell", NULL};
-
-#define OFF(member) offsetof(rod_scenario, member)
-#define D(sec, key, member, def, rule, lo, hi)                                 \
-  { sec, key, KEY_DOUBLE, OFF(member), def, rule, lo, hi, NULL, 0 }
-#define V(sec, key, member, def, rule)                                         \
-  { sec, key, KEY_VEC3, OFF(member), def, rule, 0, 0, NULL, 0 }
-#define I(sec, key, member, def, lo, hi)                                       \
-  { sec, key, KEY_INT, OFF(member), def, RANGE_AT_LEAST, lo, hi, NULL, 0 }
-#define E(sec, key, member, def, names)                                        \
-  { sec, key, KEY_ENUM, OFF(member), def, RANGE_ANY, 0, 0, names, 0 }
-#define B(sec, key, member, def)                                               \
-  { sec, key, KEY_BOOL, OFF(member), def, RANGE_ANY, 0, 0, NULL, 0 }
-
-static const key_def keys[] = {
-    E("rod", "model", rod.model, "kirchhoff", model_names),
-    D("rod", "length", rod.length, "0.408", RANGE_POSITIVE, 0, 0),
-    D("rod", "diameter", rod.diameter, "1.42e-3", RANGE_POSITIVE, 0, 0),
-    D("rod", "density", rod.density, "7800", RANGE_POSITIVE, 0, 0),
-    D("rod", "youngs_modulus", rod.youngs_modulus, "200e9", RANGE_POSITIVE, 0,
-      0),
-    D("rod", "shear_modulus", rod.shear_modulus, "80e9", RANGE_POSITIVE, 0, 0),
-    {"rod", "bending_stiffness", KEY_DOUBLE, OFF(rod.bending_stiffness), NULL,
-     RANGE_POSITIVE, 0, 0, NULL, OFF(rod.has_bending_stiffness)},
-    D("rod", "bending_damping", rod.bending_damping, "0", RANGE_NONNEG, 0, 0),
-    D("rod", "drag", rod.drag, "0", RANGE_NONNEG, 0, 0),
-    V("environment", "gravity", environment.gravity, "0 0 -9.81", RANGE_ANY),
-    V("base", "position", base.position, "0 0 0", RANGE_ANY),
-    V("base", "direction", base.direction, "1 0 0", RANGE_NONZERO),
-    D("tip", "mass", tip.mass, "0", RANGE_NONNEG, 0, 0),
-    V("tip", "preload", tip.preload, "0 0 0", RANGE_ANY),
-    V("tip", "force", tip.force, "0 0 0", RANGE_ANY),
-    D("impulse", "peak", impulse.peak, "5", RANGE_ANY, 0, 0),
-    D("impulse", "duration", impulse.duration, "0.016", RANGE_POSITIVE, 0, 0),
-    D("impulse", "start", impulse.start, "0", RANGE_ANY, 0, 0),
-    D("impulse", "position", impulse.position, "0.0458", RANGE_NONNEG, 0, 0),
-    V("impulse", "direction", impulse.direction, "0 0 1", RANGE_NONZERO),
-    V("motor", "axis", motor.axis, "0 1 0", RANGE_NONZERO),
-    D("motor", "angle", motor.angle, "0.785398", RANGE_ANY, 0, 0),
-    D("motor", "start", motor.start, "0", RANGE_ANY, 0, 0),
-    D("motor", "ramp", motor.ramp, "0.5", RANGE_POSITIVE, 0, 0),
-    D("motor", "kp", motor.kp, "0", RANGE_NONNEG, 0, 0),
-    D("motor", "kd", motor.kd, "0", RANGE_NONNEG, 0, 0),
-    D("motor", "inertia", motor.inertia, "0", RANGE_NONNEG, 0, 0),
-    D("time", "dt", time.dt, "2e-3", RANGE_POSITIVE, 0, 0),
-    D("time", "duration", time.duration, "2.0", RANGE_NONNEG, 0, 0),
-    D("time", "alpha", time.alpha, "-0.48", RANGE_CLOSED, -0.5, 0.0),
-    E("time", "startup", time.startup, "euler", startup_names),
-    I("space", "nodes", space.nodes, "100", 2, 10000000),
-    E("space", "integrator", space.integrator, "rk4", space_names),
-    E("space", "history", space.history, "auto", history_names),
-    E("solver", "backend", solver.backend, "kirchhoff", backend_names),
-    D("solver", "tolerance", solver.tolerance, "1e-8", RANGE_POSITIVE, 0, 0),
-    I("solver", "max_iterations", solver.max_iterations, "500", 1, 1000000000),
-    E("solver", "strategy", solver.strategy, "auto", strategy_names),
-    E("solver", "planar", solver.planar, "auto", planar_names),
-    I("rfem", "segments", rfem.segments, "10", 1, 100000),
-    E("rfem", "layout", rfem.layout, "centered", layout_names),
-    B("rfem", "planar", rfem.planar, "false"),
-    E("rfem", "integrator", rfem.integrator, "genalpha", rfem_int_names),
-    D("rfem", "spectral_radius", rfem.spectral_radius, "0.9", RANGE_CLOSED, 0,
-      1),
-    D("rfem", "rtol", rfem.rtol, "1e-8", RANGE_POSITIVE, 0, 0),
-    E("rfem", "joint", rfem.joint, "voigt", joint_names),
-    D("rfem", "maxwell_time", rfem.maxwell_time, "0", RANGE_NONNEG, 0, 0),
-    {"output", "file", KEY_STRING, OFF(output.file), "rodsim.h5", RANGE_ANY, 0,
-     0, NULL, 0},
-    I("output", "every", output.every, "1", 1, 1000000000),
-};
-#define NKEYS (sizeof keys / sizeof keys[0])
-
-/* Sections whose absence means "off"; any key set in them turns them on. */
-static bool *optional_flag(rod_scenario *sc, const char *section) {
-  if (strcmp(section, "impulse") == 0)
-    return &sc->impulse.enabled;
-  if (strcmp(section, "motor") == 0)
-    return &sc->motor.enabled;
-  return NULL;
-}
-
-static bool known_section(const char *section) {
-  for (size_t i = 0; i < NKEYS; i++)
-    if (strcmp(keys[i].section, section) == 0)
-      return true;
-  return false;
-}
-
-static const key_def *find_key(const char *section, const char *name) {
-  for (size_t i = 0; i < NKEYS; i++)
-    if (strcmp(keys[i].section, section) == 0 &&
-        strcmp(keys[i].name, name) == 0)
-      return &keys[i];
-  return NULL;
-}
 
 /* ---- number parsing ---------------------------------------------------- */
 
@@ -179,24 +43,9 @@ static bool only_space(const char *s) {
   return *s == '\0';
 }
 
-static void format_double(double v, char *buf, size_t size) {
-  /* Shortest of %.15g..%.17g that reads back exactly. */
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, size, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v)
-      return;
-  }
-}
-
-static const char *key_label(const key_def *k, char *buf, size_t size) {
-  snprintf(buf, size, "%s.%s", k->section, k->name);
-  return buf;
-}
-
-static int check_range(const key_def *k, const double *v, int n,
-                       const char *file, const char *value, rod_error *err) {
-  char label[96];
-  key_label(k, label, sizeof label);
+static int check_range(const key_def *k, const char *label, const double *v,
+                       int n, const char *file, const char *value,
+                       rod_error *err) {
   if (k->range == RANGE_NONZERO && n == 3) {
     if (v[0] == 0 && v[1] == 0 && v[2] == 0)
       return rod_error_set(err, ROD_EINVAL, file, label,
@@ -217,8 +66,8 @@ static int check_range(const key_def *k, const double *v, int n,
       break;
     case RANGE_CLOSED: {
       char lo[32], hi[32];
-      format_double(k->lo, lo, sizeof lo);
-      format_double(k->hi, hi, sizeof hi);
+      rod_format_double(k->lo, lo, sizeof lo);
+      rod_format_double(k->hi, hi, sizeof hi);
       if (!(v[i] >= k->lo && v[i] <= k->hi))
         return rod_error_set(err, ROD_EINVAL, file, label,
                              "must be in [%s, %s] (got %s)", lo, hi, value);
@@ -239,10 +88,8 @@ static int check_range(const key_def *k, const double *v, int n,
   return ROD_OK;
 }
 
-static int number_error(int status, const key_def *k, const char *file,
+static int number_error(int status, const char *label, const char *file,
                         const char *value, const char *what, rod_error *err) {
-  char label[96];
-  key_label(k, label, sizeof label);
   if (status == ROD_ENONFINITE)
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "must be a finite number (got %s)", value);
@@ -283,28 +130,48 @@ static void clean_value(const char *value, char *out, size_t size) {
     out[--n] = '\0';
 }
 
-static int assign(rod_scenario *sc, const key_def *k, const char *raw,
-                  const char *file, rod_error *err) {
-  char value[1024];
-  char label[96];
+/* Where key k of the scenario (item == NULL) or of a named section's item
+ * lives. */
+static char *key_address(rod_scenario *sc, void *item, const key_def *k) {
+  return (item ? (char *)item : (char *)sc) + k->offset;
+}
+
+/* Parse raw as the value of k into base. label names the key in
+ * messages. */
+static int assign_value(char *base, const key_def *k, const char *raw,
+                        const char *file, const char *label, rod_error *err) {
+  char value[ROD_PATH_MAX + 64];
   clean_value(raw, value, sizeof value);
-  key_label(k, label, sizeof label);
-  char *base = (char *)sc + k->offset;
   if (value[0] == '\0' && k->type != KEY_STRING)
     return rod_error_set(err, ROD_EINVAL, file, label, "missing value");
   switch (k->type) {
+  case KEY_ARCLENGTH:
   case KEY_DOUBLE: {
+    if (k->type == KEY_ARCLENGTH && strcmp(value, "tip") == 0) {
+      ((rod_arclength *)base)->tip = true;
+      ((rod_arclength *)base)->s = 0;
+      return ROD_OK;
+    }
     const char *end;
     double v;
     int st = parse_double(value, &end, &v);
     if (st == ROD_OK && !only_space(end))
       st = ROD_EFORMAT;
     if (st != ROD_OK)
-      return number_error(st, k, file, value, "not a number", err);
-    if ((st = check_range(k, &v, 1, file, value, err)) != ROD_OK)
+      return number_error(st, label, file, value,
+                          k->type == KEY_ARCLENGTH
+                              ? "must be tip or a number of metres"
+                              : "not a number",
+                          err);
+    if ((st = check_range(k, label, &v, 1, file, value, err)) != ROD_OK)
       return st;
-    *(double *)base = v;
-    break;
+    if (k->type == KEY_ARCLENGTH) {
+      ((rod_arclength *)base)->tip = false;
+      ((rod_arclength *)base)->s = v;
+    } else {
+      *(double *)base = v;
+    }
+    return ROD_OK;
   }
   case KEY_VEC3: {
     const char *p = value;
@@ -312,34 +179,34 @@ static int assign(rod_scenario *sc, const key_def *k, const char *raw,
     for (int i = 0; i < 3; i++) {
       int st = parse_double(p, &p, &v[i]);
       if (st != ROD_OK)
-        return number_error(st, k, file, value,
+        return number_error(st, label, file, value,
                             "expected three numbers separated by spaces", err);
       if (i < 2 && !isspace((unsigned char)*p))
-        return number_error(ROD_EFORMAT, k, file, value,
+        return number_error(ROD_EFORMAT, label, file, value,
                             "expected three numbers separated by spaces", err);
     }
     if (!only_space(p))
-      return number_error(ROD_EFORMAT, k, file, value,
+      return number_error(ROD_EFORMAT, label, file, value,
                           "expected three numbers separated by spaces", err);
-    int st = check_range(k, v, 3, file, value, err);
+    int st = check_range(k, label, v, 3, file, value, err);
     if (st != ROD_OK)
       return st;
     memcpy(base, v, sizeof v);
-    break;
+    return ROD_OK;
   }
   case KEY_INT: {
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
     if (end == value || !only_space(end) || errno == ERANGE)
-      return number_error(ROD_EFORMAT, k, file, value, "must be an integer",
+      return number_error(ROD_EFORMAT, label, file, value, "must be an integer",
                           err);
     double dv = (double)v;
-    int st = check_range(k, &dv, 1, file, value, err);
+    int st = check_range(k, label, &dv, 1, file, value, err);
     if (st != ROD_OK)
       return st;
     *(int *)base = (int)v;
-    break;
+    return ROD_OK;
   }
   case KEY_BOOL: {
     bool b;
@@ -347,13 +214,13 @@ static int assign(rod_scenario *sc, const key_def *k, const char *raw,
       return rod_error_set(err, ROD_EINVAL, file, label,
                            "must be true or false (got %s)", value);
     *(bool *)base = b;
-    break;
+    return ROD_OK;
   }
   case KEY_ENUM: {
     for (int i = 0; k->choices[i]; i++) {
       if (strcmp(value, k->choices[i]) == 0) {
         *(int *)base = i;
-        goto done;
+        return ROD_OK;
       }
     }
     char list[256] = "";
@@ -367,58 +234,158 @@ static int assign(rod_scenario *sc, const key_def *k, const char *raw,
   case KEY_STRING:
     if (value[0] == '\0')
       return rod_error_set(err, ROD_EINVAL, file, label, "must not be empty");
-    snprintf(base, sizeof sc->output.file, "%s", value);
-    break;
+    if (strlen(value) >= k->size)
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "longer than %zu characters", k->size - 1);
+    snprintf(base, k->size, "%s", value);
+    return ROD_OK;
   }
-done:
+  return ROD_EINVAL;
+}
+
+/* Set key k of the scenario (item NULL) or of a named section's item. */
+static int assign(rod_scenario *sc, void *item, const char *section,
+                  const key_def *k, const char *raw, const char *file,
+                  rod_error *err) {
+  char label[160];
+  snprintf(label, sizeof label, "%s.%s", section, k->name);
+  int st = assign_value(key_address(sc, item, k), k, raw, file, label, err);
+  if (st != ROD_OK)
+    return st;
   if (k->present_offset)
     *(bool *)((char *)sc + k->present_offset) = true;
-  bool *flag = optional_flag(sc, k->section);
+  bool *flag = rod_optional_flag(sc, section);
   if (flag)
     *flag = true;
   return ROD_OK;
 }
 
-int rod_scenario_set_key(rod_scenario *sc, const char *section,
-                         const char *name, const char *value, rod_error *err) {
-  const char *file = sc->source[0] ? sc->source : "scenario";
-  char label[200];
+/* Defaults of every key of one table into base (the scenario or an
+ * item). */
+static void set_defaults(char *base, const key_def *keys, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    /* "" is an optional text (a file name) that is absent by default */
+    if (!keys[i].default_text || !keys[i].default_text[0])
+      continue;
+    int st = assign_value(base + keys[i].offset, &keys[i], keys[i].default_text,
+                          "defaults", keys[i].name, NULL);
+    (void)st; /* the defaults are valid by construction (tested) */
+  }
+}
+
+/* A named section's item called name, made (with its defaults) when new. */
+static int family_item(rod_scenario *sc, const section_family *f,
+                       const char *section, const char *name, const char *file,
+                       void **item, rod_error *err) {
+  char label[160];
+  snprintf(label, sizeof label, "[%s]", section);
+  size_t len = strlen(name);
+  if (len == 0 || len >= ROD_NAME_MAX)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "a %s needs a name of 1 to %d letters, digits, _ or "
+                         "- after the dot",
+                         f->prefix, ROD_NAME_MAX - 1);
+  for (size_t i = 0; i < len; i++)
+    if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "a %s name may hold only letters, digits, _ and -",
+                           f->prefix);
+  int *count = (int *)((char *)sc + f->count_offset);
+  char *items = (char *)sc + f->array_offset;
+  for (int i = 0; i < *count; i++) {
+    char *it = items + (size_t)i * f->item_size;
+    if (strcmp(it + f->name_offset, name) == 0) {
+      *item = it;
+      return ROD_OK;
+    }
+  }
+  if (*count >= f->max)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "more than %d [%s.NAME] sections", f->max, f->prefix);
+  char *it = items + (size_t)(*count)++ * f->item_size;
+  memset(it, 0, f->item_size);
+  snprintf(it + f->name_offset, ROD_NAME_MAX, "%s", name);
+  set_defaults(it, f->keys, f->nkeys);
+  *item = it;
+  return ROD_OK;
+}
+
+/* An unknown section or key, with the nearest known one. */
+static int unknown(const char *section, const char *name, const char *file,
+                   bool section_unknown, rod_error *err) {
+  char label[200], near[160];
+  if (section_unknown) {
+    snprintf(label, sizeof label, "[%s]", section);
+    if (rod_nearest_section(section, near, sizeof near))
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "unknown section (did you mean [%s]? see rodsim "
+                           "keys)",
+                           near);
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "unknown section (see rodsim keys)");
+  }
   snprintf(label, sizeof label, "%s.%s", section, name);
+  if (rod_nearest_key(section, name, near, sizeof near))
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "unknown key (did you mean %s?)", near);
+  return rod_error_set(err, ROD_EINVAL, file, label,
+                       "unknown key (see rodsim keys)");
+}
+
+/* Set section.name from text; file names the source in messages. */
+static int set_key_from(rod_scenario *sc, const char *section, const char *name,
+                        const char *value, const char *file, rod_error *err) {
   if (strcmp(section, "fit") == 0)
     return ROD_OK; /* written by calibrate, ignored elsewhere */
-  if (!known_section(section)) {
-    snprintf(label, sizeof label, "[%s]", section);
-    return rod_error_set(err, ROD_EINVAL, file, label, "unknown section");
+  const char *item_name;
+  const section_family *f = rod_find_family(section, &item_name);
+  if (f) {
+    const key_def *k = rod_family_key(f, name);
+    if (!k)
+      return unknown(section, name, file, false, err);
+    void *item;
+    int st = family_item(sc, f, section, item_name, file, &item, err);
+    if (st != ROD_OK)
+      return st;
+    return assign(sc, item, section, k, value, file, err);
   }
-  const key_def *k = find_key(section, name);
+  if (!rod_known_section(section))
+    return unknown(section, name, file, true, err);
+  const key_def *k = rod_find_key(section, name);
   if (!k)
-    return rod_error_set(err, ROD_EINVAL, file, label, "unknown key");
-  return assign(sc, k, value, file, err);
+    return unknown(section, name, file, false, err);
+  return assign(sc, NULL, section, k, value, file, err);
+}
+
+int rod_scenario_set_key(rod_scenario *sc, const char *section,
+                         const char *name, const char *value, rod_error *err) {
+  return set_key_from(sc, section, name, value,
+                      sc->source[0] ? sc->source : "scenario", err);
 }
 
 void rod_scenario_default(rod_scenario *sc) {
   memset(sc, 0, sizeof *sc);
-  for (size_t i = 0; i < NKEYS; i++) {
-    if (!keys[i].default_text)
-      continue;
-    int st = assign(sc, &keys[i], keys[i].default_text, "defaults", NULL);
-    (void)st; /* the defaults are valid by construction (tested) */
-  }
+  set_defaults((char *)sc, rod_keys, rod_nkeys);
   sc->impulse.enabled = false;
   sc->motor.enabled = false;
+  sc->plane.enabled = false;
   sc->rod.has_bending_stiffness = false;
   sc->source[0] = '\0';
 }
 
 /* ---- file loading ------------------------------------------------------ */
 
+/* Keys of a file, to reject one given twice: "section.key" per key. */
+enum { SEEN_MAX = 512 };
+
 typedef struct {
   rod_scenario *sc;
   rod_error *err;
   int status;
   FILE *fp;
-  /* keys already seen, to reject duplicates: one bit per key */
-  unsigned char seen[NKEYS];
+  int line; /* lines read so far */
+  int nseen;
+  char seen[SEEN_MAX][96];
 } load_ctx;
 
 static int ini_handler_cb(void *user, const char *section, const char *name,
@@ -427,44 +394,58 @@ static int ini_handler_cb(void *user, const char *section, const char *name,
   if (ctx->status != ROD_OK)
     return 0;
   if (section[0] == '\0') {
-    char label[160];
-    snprintf(label, sizeof label, "%s", name);
-    ctx->status = rod_error_set(ctx->err, ROD_EINVAL, ctx->sc->source, label,
+    ctx->status = rod_error_set(ctx->err, ROD_EINVAL, ctx->sc->source, name,
                                 "key outside any [section]");
-    return 0;
+  } else {
+    char label[96];
+    snprintf(label, sizeof label, "%s.%s", section, name);
+    for (int i = 0; i < ctx->nseen; i++)
+      if (strcmp(ctx->seen[i], label) == 0)
+        ctx->status = rod_error_set(ctx->err, ROD_EINVAL, ctx->sc->source,
+                                    label, "given twice (got %s)", value);
+    if (ctx->status == ROD_OK && ctx->nseen < SEEN_MAX)
+      snprintf(ctx->seen[ctx->nseen++], sizeof ctx->seen[0], "%s", label);
+    if (ctx->status == ROD_OK)
+      ctx->status =
+          rod_scenario_set_key(ctx->sc, section, name, value, ctx->err);
   }
-  const key_def *k = find_key(section, name);
-  if (k) {
-    size_t idx = (size_t)(k - keys);
-    if (ctx->seen[idx]) {
-      char label[96];
-      ctx->status = rod_error_set(ctx->err, ROD_EINVAL, ctx->sc->source,
-                                  key_label(k, label, sizeof label),
-                                  "given twice (got %s)", value);
-      return 0;
-    }
-    ctx->seen[idx] = 1;
-  }
-  ctx->status = rod_scenario_set_key(ctx->sc, section, name, value, ctx->err);
+  if (ctx->status != ROD_OK && ctx->err)
+    ctx->err->line = ctx->line;
   return ctx->status == ROD_OK;
 }
 
-/* fgets-style reader that also notices "[section]" headers, so that an
- * optional section present without keys is turned on with its defaults. */
+/* fgets-style reader that counts lines and notices "[section]" headers, so
+ * that an optional section or a named one present without keys is turned
+ * on (made) with its defaults. */
 static char *reader_cb(char *str, int num, void *stream) {
   load_ctx *ctx = stream;
   char *line = fgets(str, num, ctx->fp);
   if (!line)
     return NULL;
+  ctx->line++;
   const char *p = line;
   while (isspace((unsigned char)*p))
     p++;
-  if (*p == '[') {
-    char name[64];
-    if (sscanf(p + 1, " %63[^] \t]", name) == 1) {
-      bool *flag = optional_flag(ctx->sc, name);
-      if (flag)
+  if (*p == '[' && ctx->status == ROD_OK) {
+    char name[160];
+    if (sscanf(p + 1, " %159[^]]", name) == 1) {
+      size_t n = strlen(name);
+      while (n > 0 && isspace((unsigned char)name[n - 1]))
+        name[--n] = '\0';
+      bool *flag = rod_optional_flag(ctx->sc, name);
+      const char *item_name;
+      const section_family *f = rod_find_family(name, &item_name);
+      void *item;
+      if (flag) {
         *flag = true;
+      } else if (f) {
+        ctx->status = family_item(ctx->sc, f, name, item_name, ctx->sc->source,
+                                  &item, ctx->err);
+      } else if (strcmp(name, "fit") != 0 && !rod_known_section(name)) {
+        ctx->status = unknown(name, "", ctx->sc->source, true, ctx->err);
+      }
+      if (ctx->status != ROD_OK && ctx->err)
+        ctx->err->line = ctx->line;
     }
   }
   return line;
@@ -476,8 +457,15 @@ int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   if (!fp)
     return rod_error_set(err, ROD_EIO, path, "", "cannot open: %s",
                          strerror(errno));
-  load_ctx ctx = {.sc = sc, .err = err, .status = ROD_OK, .fp = fp};
-  memset(ctx.seen, 0, sizeof ctx.seen);
+  load_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) {
+    fclose(fp);
+    return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
+  }
+  ctx->sc = sc;
+  ctx->err = err;
+  ctx->status = ROD_OK;
+  ctx->fp = fp;
   /* Debian's libinih exposes its options as globals: comments start with
    * ';' or '#' (also after a value), no multi-line values, long lines. */
   ini_start_comment_prefixes = ";#";
@@ -487,60 +475,168 @@ int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   ini_use_stack = false;
   ini_allow_realloc = true;
   ini_max_line = 65536;
-  int line = ini_parse_stream(reader_cb, &ctx, ini_handler_cb, &ctx);
+  int line = ini_parse_stream(reader_cb, ctx, ini_handler_cb, ctx);
   bool read_error = ferror(fp) != 0;
   fclose(fp);
-  if (ctx.status != ROD_OK)
-    return ctx.status;
+  int status = ctx->status;
+  free(ctx);
+  if (status != ROD_OK)
+    return status;
   if (read_error)
     return rod_error_set(err, ROD_EIO, path, "", "read error");
   if (line != 0) {
-    char where[32];
-    snprintf(where, sizeof where, "line %d", line);
-    return rod_error_set(err, ROD_EINVAL, path, where,
-                         "not a [section] or key = value line");
+    int st = rod_error_set(err, ROD_EINVAL, path, "",
+                           "not a [section] or key = value line");
+    if (err)
+      err->line = line;
+    return st;
   }
   return ROD_OK;
 }
 
 int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err) {
+  /* a problem with an override is the command line's, not the file's */
   const char *eq = strchr(assignment, '=');
   const char *dot = strchr(assignment, '.');
-  const char *file = sc->source[0] ? sc->source : "--set";
   if (!eq || !dot || dot > eq)
-    return rod_error_set(err, ROD_EINVAL, file, "--set",
+    return rod_error_set(err, ROD_EINVAL, "--set", "",
                          "expected SECTION.KEY=VALUE (got %s)", assignment);
-  char section[64], name[64];
-  size_t ls = (size_t)(dot - assignment), ln = (size_t)(eq - dot - 1);
+  /* the key is after the last dot before '=': [load.NAME] sections have
+   * dots of their own */
+  const char *key_dot = dot;
+  for (const char *p = dot; p < eq; p++)
+    if (*p == '.')
+      key_dot = p;
+  char section[160], name[64];
+  size_t ls = (size_t)(key_dot - assignment), ln = (size_t)(eq - key_dot - 1);
   if (ls == 0 || ln == 0 || ls >= sizeof section || ln >= sizeof name)
-    return rod_error_set(err, ROD_EINVAL, file, "--set",
+    return rod_error_set(err, ROD_EINVAL, "--set", "",
                          "expected SECTION.KEY=VALUE (got %s)", assignment);
   memcpy(section, assignment, ls);
   section[ls] = '\0';
-  memcpy(name, dot + 1, ln);
+  memcpy(name, key_dot + 1, ln);
   name[ln] = '\0';
   if (strcmp(section, "fit") == 0)
-    return rod_error_set(err, ROD_EINVAL, file, "--set",
+    return rod_error_set(err, ROD_EINVAL, "--set", "",
                          "[fit] is written by calibrate, not set");
-  return rod_scenario_set_key(sc, section, name, eq + 1, err);
+  return set_key_from(sc, section, name, eq + 1, "--set", err);
+}
+
+/* The range rules of one table checked on the values in base: what the
+ * loader checks, for scenarios filled in code. */
+static int check_table(const char *base, const char *section,
+                       const key_def *keys, size_t n, const char *file,
+                       rod_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    const key_def *k = &keys[i];
+    const char *p = base + k->offset;
+    char label[160], text[128];
+    snprintf(label, sizeof label, "%s.%s", section, k->name);
+    double v[3];
+    int count = 0;
+    switch (k->type) {
+    case KEY_DOUBLE:
+      v[0] = *(const double *)p;
+      count = 1;
+      break;
+    case KEY_ARCLENGTH:
+      if (((const rod_arclength *)p)->tip)
+        continue;
+      v[0] = ((const rod_arclength *)p)->s;
+      count = 1;
+      break;
+    case KEY_VEC3:
+      memcpy(v, p, sizeof v);
+      count = 3;
+      break;
+    case KEY_INT:
+      v[0] = *(const int *)p;
+      count = 1;
+      break;
+    case KEY_ENUM: {
+      int c = *(const int *)p, nc = 0;
+      while (k->choices[nc])
+        nc++;
+      if (c < 0 || c >= nc)
+        return rod_error_set(err, ROD_EINVAL, file, label,
+                             "not one of its choices (got %d)", c);
+      continue;
+    }
+    default:
+      continue;
+    }
+    if (k->present_offset && !*(const bool *)(base + k->present_offset))
+      continue;
+    if (count == 3) {
+      char a[32], b[32], c[32];
+      rod_format_double(v[0], a, sizeof a);
+      rod_format_double(v[1], b, sizeof b);
+      rod_format_double(v[2], c, sizeof c);
+      snprintf(text, sizeof text, "%s %s %s", a, b, c);
+    } else {
+      rod_format_double(v[0], text, sizeof text);
+    }
+    for (int j = 0; j < count; j++)
+      if (!isfinite(v[j]))
+        return rod_error_set(err, ROD_EINVAL, file, label,
+                             "must be a finite number (got %s)", text);
+    int st = check_range(k, label, v, count, file, text, err);
+    if (st != ROD_OK)
+      return st;
+  }
+  return ROD_OK;
+}
+
+/* Every key's range, for a scenario set in code as for one loaded. */
+static int check_ranges(const rod_scenario *sc, const char *file,
+                        rod_error *err) {
+  for (size_t i = 0; i < rod_nkeys; i++) {
+    const key_def *k = &rod_keys[i];
+    bool *flag = rod_optional_flag((rod_scenario *)sc, k->section);
+    if ((flag && !*flag) ||
+        (k->present_offset &&
+         !*(const bool *)((const char *)sc + k->present_offset)))
+      continue;
+    int st = check_table((const char *)sc, k->section, k, 1, file, err);
+    if (st != ROD_OK)
+      return st;
+  }
+  for (size_t f = 0; f < rod_nfamilies; f++) {
+    const section_family *fam = &rod_families[f];
+    int count = *(const int *)((const char *)sc + fam->count_offset);
+    for (int i = 0; i < count; i++) {
+      const char *item =
+          (const char *)sc + fam->array_offset + (size_t)i * fam->item_size;
+      char section[96];
+      snprintf(section, sizeof section, "%s.%s", fam->prefix,
+               item + fam->name_offset);
+      int st = check_table(item, section, fam->keys, fam->nkeys, file, err);
+      if (st != ROD_OK)
+        return st;
+    }
+  }
+  return ROD_OK;
 }
 
 int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   const char *file = sc->source[0] ? sc->source : "scenario";
   char v[64];
+  int st = check_ranges(sc, file, err);
+  if (st != ROD_OK)
+    return st;
   if (sc->impulse.enabled && sc->impulse.position > sc->rod.length) {
-    format_double(sc->impulse.position, v, sizeof v);
+    rod_format_double(sc->impulse.position, v, sizeof v);
     return rod_error_set(err, ROD_EINVAL, file, "impulse.position",
                          "must be within the rod, <= rod.length (got %s)", v);
   }
   if (sc->rfem.joint == ROD_JOINT_MAXWELL && !(sc->rfem.maxwell_time > 0)) {
-    format_double(sc->rfem.maxwell_time, v, sizeof v);
+    rod_format_double(sc->rfem.maxwell_time, v, sizeof v);
     return rod_error_set(err, ROD_EINVAL, file, "rfem.maxwell_time",
                          "must be > 0 for maxwell joints (got %s)", v);
   }
   if (sc->motor.enabled && sc->motor.kp > 0 &&
       sc->solver.backend == ROD_BACKEND_KIRCHHOFF) {
-    format_double(sc->motor.kp, v, sizeof v);
+    rod_format_double(sc->motor.kp, v, sizeof v);
     return rod_error_set(
         err, ROD_EINVAL, file, "motor.kp",
         "a PD-driven motor (kp > 0) needs solver.backend = rfem (got %s)", v);
@@ -549,28 +645,59 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
       sc->solver.backend == ROD_BACKEND_RFEM) {
     /* a massless rotor under PD is a stiff constraint the chain cannot
      * integrate; the contract's default inertia 0 only suits kp = 0 */
-    format_double(sc->motor.inertia, v, sizeof v);
+    rod_format_double(sc->motor.inertia, v, sizeof v);
     return rod_error_set(err, ROD_EINVAL, file, "motor.inertia",
                          "must be > 0 when motor.kp > 0 (got %s)", v);
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_load_def *l = &sc->loads.item[i];
+    char label[96];
+    snprintf(label, sizeof label, "load.%s.position", l->name);
+    if (!l->position.tip && l->position.s > sc->rod.length) {
+      rod_format_double(l->position.s, v, sizeof v);
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "must be within the rod, <= rod.length (got %s)", v);
+    }
+  }
+  /* sections read and checked, whose physics is not in this build yet */
+  if (sc->loads.count > 0) {
+    char label[96];
+    snprintf(label, sizeof label, "[load.%s]", sc->loads.item[0].name);
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, label,
+                         "loads in time are not supported by this build");
+  }
+  if (sc->plane.enabled)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "[plane]",
+                         "contact is not supported by this build");
+  if (sc->obstacles.count > 0) {
+    char label[96];
+    snprintf(label, sizeof label, "[obstacle.%s]", sc->obstacles.item[0].name);
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, label,
+                         "contact is not supported by this build");
   }
   return ROD_OK;
 }
 
 /* ---- canonical text ---------------------------------------------------- */
 
-static void value_text(const rod_scenario *sc, const key_def *k, char *buf,
+static void value_text(const char *base, const key_def *k, char *buf,
                        size_t size) {
-  const char *base = (const char *)sc + k->offset;
   switch (k->type) {
+  case KEY_ARCLENGTH:
+    if (((const rod_arclength *)base)->tip)
+      snprintf(buf, size, "tip");
+    else
+      rod_format_double(((const rod_arclength *)base)->s, buf, size);
+    break;
   case KEY_DOUBLE:
-    format_double(*(const double *)base, buf, size);
+    rod_format_double(*(const double *)base, buf, size);
     break;
   case KEY_VEC3: {
     const double *v = (const double *)base;
     char a[32], b[32], c[32];
-    format_double(v[0], a, sizeof a);
-    format_double(v[1], b, sizeof b);
-    format_double(v[2], c, sizeof c);
+    rod_format_double(v[0], a, sizeof a);
+    rod_format_double(v[1], b, sizeof b);
+    rod_format_double(v[2], c, sizeof c);
     snprintf(buf, size, "%s %s %s", a, b, c);
     break;
   }
@@ -591,7 +718,7 @@ static void value_text(const rod_scenario *sc, const key_def *k, char *buf,
 
 int rod_scenario_get_text(const rod_scenario *sc, const char *section,
                           const char *name, char *buf, size_t size) {
-  const key_def *k = find_key(section, name);
+  const key_def *k = rod_find_key(section, name);
   if (!k)
     return ROD_EINVAL;
   if (k->present_offset &&
@@ -599,44 +726,190 @@ int rod_scenario_get_text(const rod_scenario *sc, const char *section,
     snprintf(buf, size, "%s", "");
     return ROD_OK;
   }
-  value_text(sc, k, buf, size);
+  value_text((const char *)sc + k->offset, k, buf, size);
   return ROD_OK;
 }
 
 double *rod_scenario_double_key(rod_scenario *sc, const char *section,
                                 const char *name) {
-  const key_def *k = find_key(section, name);
+  const key_def *k = rod_find_key(section, name);
   if (!k || k->type != KEY_DOUBLE)
     return NULL;
   return (double *)((char *)sc + k->offset);
 }
 
+/* Appends to a text buffer like snprintf: `used` counts what the whole
+ * text needs. */
+typedef struct {
+  char *buf;
+  size_t size, used;
+} text_out;
+
+static void emit(text_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void emit(text_out *o, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bool room = o->buf && o->used < o->size;
+  int n = vsnprintf(room ? o->buf + o->used : NULL,
+                    room ? o->size - o->used : 0, fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    o->used += (size_t)n;
+}
+
+/* key = value lines of one table's keys in base (strings left out when
+ * empty: an absent file name). */
+static void emit_keys(text_out *o, const char *base, const key_def *keys,
+                      size_t n) {
+  char value[ROD_PATH_MAX + 64];
+  for (size_t i = 0; i < n; i++) {
+    if (keys[i].type == KEY_STRING && !base[keys[i].offset])
+      continue;
+    value_text(base + keys[i].offset, &keys[i], value, sizeof value);
+    emit(o, "%s = %s\n", keys[i].name, value);
+  }
+}
+
 size_t rod_scenario_to_ini(const rod_scenario *sc, char *buf, size_t size) {
-  size_t used = 0;
+  text_out o = {buf, size, 0};
   const char *current = NULL;
-  char value[1100];
-#define EMIT(...)                                                              \
-  do {                                                                         \
-    int n_ = snprintf(buf ? buf + (used < size ? used : size) : NULL,          \
-                      buf && used < size ? size - used : 0, __VA_ARGS__);      \
-    if (n_ > 0)                                                                \
-      used += (size_t)n_;                                                      \
-  } while (0)
-  for (size_t i = 0; i < NKEYS; i++) {
-    const key_def *k = &keys[i];
-    bool *flag = optional_flag((rod_scenario *)sc, k->section);
+  for (size_t i = 0; i < rod_nkeys; i++) {
+    const key_def *k = &rod_keys[i];
+    bool *flag = rod_optional_flag((rod_scenario *)sc, k->section);
     if (flag && !*flag)
       continue;
     if (k->present_offset &&
         !*(const bool *)((const char *)sc + k->present_offset))
       continue;
     if (!current || strcmp(current, k->section) != 0) {
-      EMIT("%s[%s]\n", current ? "\n" : "", k->section);
+      emit(&o, "%s[%s]\n", current ? "\n" : "", k->section);
       current = k->section;
     }
-    value_text(sc, k, value, sizeof value);
-    EMIT("%s = %s\n", k->name, value);
+    emit_keys(&o, (const char *)sc, k, 1);
   }
-#undef EMIT
-  return used;
+  for (size_t f = 0; f < rod_nfamilies; f++) {
+    const section_family *fam = &rod_families[f];
+    int count = *(const int *)((const char *)sc + fam->count_offset);
+    for (int i = 0; i < count; i++) {
+      const char *item =
+          (const char *)sc + fam->array_offset + (size_t)i * fam->item_size;
+      emit(&o, "\n[%s.%s]\n", fam->prefix, item + fam->name_offset);
+      emit_keys(&o, item, fam->keys, fam->nkeys);
+    }
+  }
+  if (buf && size > 0 && o.used >= size)
+    buf[size - 1] = '\0';
+  return o.used;
+}
+
+/* ---- the reference of the keys ----------------------------------------- */
+
+static const char *type_name(key_type t) {
+  switch (t) {
+  case KEY_DOUBLE:
+    return "number";
+  case KEY_VEC3:
+    return "vector";
+  case KEY_INT:
+    return "integer";
+  case KEY_BOOL:
+    return "boolean";
+  case KEY_ENUM:
+    return "choice";
+  case KEY_STRING:
+    return "text";
+  case KEY_ARCLENGTH:
+    return "arclength";
+  }
+  return "";
+}
+
+static void range_text(const key_def *k, char *buf, size_t size) {
+  char lo[32], hi[32];
+  buf[0] = '\0';
+  if (k->type == KEY_ENUM) {
+    for (int i = 0; k->choices[i]; i++) {
+      size_t used = strlen(buf);
+      snprintf(buf + used, size - used, "%s%s", i ? ", " : "", k->choices[i]);
+    }
+    return;
+  }
+  if (k->type == KEY_BOOL) {
+    snprintf(buf, size, "true, false");
+    return;
+  }
+  const char *pre = k->type == KEY_ARCLENGTH ? "tip, or " : "";
+  const char *each = k->type == KEY_VEC3 ? "each " : "";
+  switch (k->range) {
+  case RANGE_POSITIVE:
+    snprintf(buf, size, "%s%s> 0", pre, each);
+    break;
+  case RANGE_NONNEG:
+    snprintf(buf, size, "%s%s>= 0", pre, each);
+    break;
+  case RANGE_CLOSED:
+    rod_format_double(k->lo, lo, sizeof lo);
+    rod_format_double(k->hi, hi, sizeof hi);
+    snprintf(buf, size, "%s%s[%s, %s]", pre, each, lo, hi);
+    break;
+  case RANGE_AT_LEAST:
+    snprintf(buf, size, "%.0f to %.0f", k->lo, k->hi);
+    break;
+  case RANGE_NONZERO:
+    snprintf(buf, size, "not zero");
+    break;
+  case RANGE_ANY:
+    if (k->type != KEY_STRING)
+      snprintf(buf, size, "%sfinite", pre);
+    break;
+  }
+}
+
+int rod_scenario_key_count(void) {
+  size_t n = rod_nkeys;
+  for (size_t f = 0; f < rod_nfamilies; f++)
+    n += rod_families[f].nkeys;
+  return (int)n;
+}
+
+int rod_scenario_key_info(int i, rod_key_info *out) {
+  if (i < 0 || i >= rod_scenario_key_count())
+    return ROD_EINVAL;
+  const key_def *k;
+  const char *section;
+  if ((size_t)i < rod_nkeys) {
+    k = &rod_keys[i];
+    section = k->section;
+  } else {
+    size_t j = (size_t)i - rod_nkeys, f = 0;
+    while (j >= rod_families[f].nkeys)
+      j -= rod_families[f++].nkeys;
+    k = &rod_families[f].keys[j];
+    section = rod_families[f].label;
+  }
+  out->section = section;
+  out->name = k->name;
+  out->type = type_name(k->type);
+  out->default_text = k->default_text ? k->default_text : "";
+  out->unit = k->unit;
+  out->doc = k->doc;
+  range_text(k, out->range, sizeof out->range);
+  return ROD_OK;
+}
+
+const char *rod_scenario_section_doc(const char *section) {
+  const char *dot = strchr(section, '.');
+  if (dot) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(dot - section), section);
+    for (size_t f = 0; f < rod_nfamilies; f++)
+      if (strcmp(rod_families[f].prefix, prefix) == 0)
+        return rod_families[f].doc;
+    return "";
+  }
+  return rod_section_doc(section);
 }

@@ -1,0 +1,154 @@
+/* The scenario loader: the key reference (every key documented, every
+ * default valid), named sections, the canonical text read back to the same
+ * scenario, range checks of values set in code, and messages that name the
+ * line and the nearest key. */
+#include <string.h>
+
+#include "rod/scenario.h"
+#include "testutil.h"
+
+static char dir[256];
+
+static void load_text(rod_scenario *sc, const char *text, int expect,
+                      rod_error *err) {
+  rod_test_dir(dir, sizeof dir, "rodsim_scenario");
+  rod_test_write(dir, "s.ini", text);
+  char path[512];
+  snprintf(path, sizeof path, "%s/s.ini", dir);
+  rod_scenario_default(sc);
+  int st = rod_scenario_load(sc, path, err);
+  ck_assert_msg(st == expect, "status %d, expected %d: %s: %s: %s", st, expect,
+                err->file, err->key, err->message);
+  rod_test_rmdir(dir);
+}
+
+/* Every key has a meaning, a known type and a range text; every default
+ * reads back through the loader (the defaults are a valid scenario). */
+START_TEST(every_key_documented) {
+  int n = rod_scenario_key_count();
+  ck_assert_int_gt(n, 60);
+  for (int i = 0; i < n; i++) {
+    rod_key_info k;
+    ck_assert_int_eq(rod_scenario_key_info(i, &k), ROD_OK);
+    ck_assert_msg(strlen(k.doc) > 10, "%s.%s: no meaning", k.section, k.name);
+    ck_assert_msg(k.unit != NULL && k.type[0], "%s.%s", k.section, k.name);
+    ck_assert_msg(rod_scenario_section_doc(k.section)[0], "[%s] undocumented",
+                  k.section);
+  }
+  rod_key_info k;
+  ck_assert_int_eq(rod_scenario_key_info(n, &k), ROD_EINVAL);
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  rod_error err;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_OK);
+}
+END_TEST
+
+/* [load.NAME] sections: made on first mention with their defaults, "tip"
+ * or metres for the position, written out and read back. */
+START_TEST(named_sections_round_trip) {
+  rod_scenario sc, back;
+  rod_error err;
+  load_text(&sc,
+            "[rod]\nlength = 0.5\n[load.grip]\nforce = 1 2 3\n"
+            "[load.tendon]\nposition = 0.25\nmoment = 0 0.1 0\nramp = 0.2\n"
+            "[obstacle.post]\nshape = capsule\nradius = 0.01\n",
+            ROD_OK, &err);
+  ck_assert_int_eq(sc.loads.count, 2);
+  ck_assert_str_eq(sc.loads.item[0].name, "grip");
+  ck_assert(sc.loads.item[0].position.tip);
+  ck_assert(sc.loads.item[0].force[2] == 3);
+  ck_assert(!sc.loads.item[1].position.tip);
+  ck_assert(sc.loads.item[1].position.s == 0.25);
+  ck_assert(sc.loads.item[1].ramp == 0.2);
+  ck_assert_int_eq(sc.obstacles.count, 1);
+  ck_assert_int_eq(sc.obstacles.item[0].shape, ROD_SHAPE_CAPSULE);
+  ck_assert(sc.obstacles.item[0].half_length == 0.05); /* default */
+  char text[16384];
+  size_t len = rod_scenario_to_ini(&sc, text, sizeof text);
+  ck_assert_uint_lt(len, sizeof text);
+  ck_assert_ptr_nonnull(strstr(text, "[load.tendon]\nposition = 0.25\n"));
+  ck_assert_ptr_null(strstr(text, "force_file")); /* absent file names */
+  load_text(&back, text, ROD_OK, &err);
+  char again[16384];
+  rod_scenario_to_ini(&back, again, sizeof again);
+  ck_assert_str_eq(text, again);
+  /* --set reaches a named section's key and makes the section */
+  ck_assert_int_eq(rod_scenario_set(&back, "load.cable.position=tip", &err),
+                   ROD_OK);
+  ck_assert_int_eq(back.loads.count, 3);
+  ck_assert_int_eq(rod_scenario_set(&back, "load.cable.position=top", &err),
+                   ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "tip or a number"));
+}
+END_TEST
+
+/* Values set in code get the loader's checks (and its messages). */
+START_TEST(validate_checks_fields) {
+  rod_scenario sc;
+  rod_error err;
+  rod_scenario_default(&sc);
+  sc.rod.length = -1;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "rod.length");
+  ck_assert_str_eq(err.message, "must be > 0 (got -1)");
+  rod_scenario_default(&sc);
+  sc.space.nodes = 1;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "space.nodes");
+  rod_scenario_default(&sc);
+  sc.time.dt = 0;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "time.dt");
+  rod_scenario_default(&sc);
+  sc.environment.gravity[1] = NAN;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "finite"));
+  rod_scenario_default(&sc);
+  sc.space.integrator = 7;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "space.integrator");
+}
+END_TEST
+
+/* A misspelt key or section names the nearest known one, and the line. */
+START_TEST(messages_suggest_and_locate) {
+  rod_scenario sc;
+  rod_error err;
+  load_text(&sc, "[rod]\nlength = 0.3\n\nlenght = 0.2\n", ROD_EINVAL, &err);
+  ck_assert_int_eq(err.line, 4);
+  ck_assert_ptr_nonnull(strstr(err.message, "did you mean rod.length?"));
+  load_text(&sc, "[tme]\ndt = 1e-3\n", ROD_EINVAL, &err);
+  ck_assert_int_eq(err.line, 1);
+  ck_assert_ptr_nonnull(strstr(err.message, "did you mean [time]?"));
+  load_text(&sc, "[rod]\nzzzz = 1\n", ROD_EINVAL, &err);
+  ck_assert_ptr_null(strstr(err.message, "did you mean"));
+  rod_scenario_default(&sc);
+  snprintf(sc.source, sizeof sc.source, "file.ini");
+  ck_assert_int_eq(rod_scenario_set(&sc, "solver.tolerence=1e-9", &err),
+                   ROD_EINVAL);
+  ck_assert_str_eq(err.file, "--set"); /* the command line's fault */
+  ck_assert_ptr_nonnull(strstr(err.message, "solver.tolerance"));
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.forse=1 0 0", &err),
+                   ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "load.a.force"));
+  char line[1024];
+  err.line = 7;
+  rod_error_format(&err, line, sizeof line);
+  ck_assert_ptr_nonnull(strstr(line, "--set: load.a.forse: unknown key"));
+  ck_assert_ptr_nonnull(strstr(line, "(line 7)"));
+}
+END_TEST
+
+static Suite *scenario_suite(void) {
+  Suite *s = suite_create("scenario");
+  TCase *tc = tcase_create("keys");
+  tcase_add_test(tc, every_key_documented);
+  tcase_add_test(tc, named_sections_round_trip);
+  tcase_add_test(tc, validate_checks_fields);
+  tcase_add_test(tc, messages_suggest_and_locate);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(scenario_suite)
