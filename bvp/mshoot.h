@@ -1,5 +1,5 @@
-/* Modified simple shooting (Holsapple, Venkataraman & Doman 2003; seed 002
- * II.D): shooting from s = 0 like simple shooting, but the integration
+/* Modified simple shooting (Holsapple, Venkataraman & Doman 2003; Till & Rucker
+ * 2017 II.D): shooting from s = 0 like simple shooting, but the integration
  * restarts at interior grid nodes from a reference trajectory (for the rod:
  * the solution extrapolated from the last time steps), and each such node's
  * state joins the unknowns with a continuity residual: multiple shooting

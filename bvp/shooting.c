@@ -1,5 +1,6 @@
 /* Simple shooting: unknowns at s = 0, residuals at s = L, solved by
- * Levenberg-Marquardt with a tangent-sweep Jacobian (seed 002 II.C). */
+ * Levenberg-Marquardt with a tangent-sweep Jacobian (Till & Rucker 2017, II.C).
+ */
 #include "bvp/shooting.h"
 
 #include <stdlib.h>

@@ -41,7 +41,7 @@ typedef struct {
    * integrating the states again (a cheaper, approximate Jacobian); y_b is
    * the state that propagate reached at b (the node record there may
    * since belong to the next segment). Returns the work done in whole-rod
-   * integrations (CONTRACT.md: the share of a sweep carrying 1 + k), or
+   * integrations (docs/hdf5.md: the share of a sweep carrying 1 + k), or
    * < 0 when it cannot (then propagate carries them). */
   double (*tangents)(void *user, int a, int b, const double *y_b, int k,
                      double *dy);

@@ -1,4 +1,4 @@
-/* BDF-alpha time discretisation (seed 002 II.B, Celaya et al.):
+/* BDF-alpha time discretisation (Till & Rucker 2017, II.B, Celaya et al.):
  *   y_t(i) = c0 y(i) + c1 y(i-1) + c2 y(i-2) + d1 y_t(i-1)
  * alpha = -0.5 is the trapezoidal rule, alpha = 0 BDF2. */
 #ifndef ROD_BDF_H

@@ -1,6 +1,6 @@
 /* Generalized-alpha time integration of second-order systems
  * M(q) qdd = f(t, q, v) (Chung & Hulbert 1993, in the form of Arnold &
- * Bruls 2007, seed 003 ref. [2]), with Newton iterations on the
+ * Bruls 2007, as used by Iwamura et al.), with Newton iterations on the
  * accelerations.
  *
  * One step of size h from (q0, v0, a0, qdd0), a the algorithmic

@@ -9,7 +9,7 @@
  *   H = c1 y(i-1) + c2 y(i-2) + d1 y_t(i-1)   (so y_t(i) = c0 y(i) + H),
  * at the interval ends and at the interval midpoints that RK4's half steps
  * need: by cubic Hermite interpolation with the stored s-derivatives, or
- * linearly as in the paper (seed 002 II.C). */
+ * linearly as in the paper (Till & Rucker 2017, II.C). */
 #ifndef ROD_HISTORY_H
 #define ROD_HISTORY_H
 

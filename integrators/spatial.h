@@ -1,5 +1,5 @@
 /* Spatial integrators: one step of an ODE y_s = f(s, y) over a grid interval
- * (seed 002 II.C uses Euler and classic RK4).
+ * (Till & Rucker 2017, II.C uses Euler and classic RK4).
  *
  * The right-hand side is called with the interval j and the stage index k
  * rather than a value of s (s = s_j + c[k] h), because the rod's history

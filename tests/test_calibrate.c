@@ -1,10 +1,10 @@
-/* Calibration (rod/calibrate.h; CONTRACT.md sections 1 and 4): known
+/* Calibration (rod/calibrate.h; docs/commands.md, docs/files.md): known
  * parameters come back from noisy synthetic trajectories within their
  * standard errors, which match an independent Cramer-Rao computation; the
  * features objective; frames drawn from a simulation, tracked and
  * calibrated; and `rodsim calibrate`'s output and exit statuses.
  *
- * The test rod is the weight release of seed 002 on a coarse grid (30
+ * The test rod is the weight release of Till & Rucker 2017 on a coarse grid (30
  * nodes, dt = 2 ms, 0.5 s: three periods, 35 ms a run) so the whole suite
  * stays well under a minute on two cores. */
 #include <string.h>
@@ -499,7 +499,7 @@ static void expect_failure(int status, const char *args, const char *needle1,
 
 /* The fitted scenario: the input with the fitted [rod] values, readable by
  * every command (the loader skips [fit]), and the [fit] section of
- * CONTRACT.md section 4 with one standard error per key. */
+ * docs/files.md with one standard error per key. */
 START_TEST(cli_writes_the_fitted_scenario) {
   int st = calibrate("rod.ini --data tip.csv --fit bending_stiffness,drag "
                      "--set rod.bending_stiffness=0.042 -o fitted.ini");

@@ -1,5 +1,5 @@
 /* The rodsim command line: exit statuses and the one-line messages of
- * CONTRACT.md section 1 for every class of bad input, --help and
+ * docs/commands.md for every class of bad input, --help and
  * --version, and a solver failure that keeps the converged steps. */
 #include <hdf5.h>
 #include <string.h>

@@ -159,7 +159,7 @@ START_TEST(first_mode_matches_euler_bernoulli) {
   double theta, rho;
   prony(q, 5, r->count, eb_omega(&sc, 0) * sc.time.dt, &theta, &rho);
   double w = theta / sc.time.dt, w_eb = eb_omega(&sc, 0);
-  /* the bar: 0.1% from Euler-Bernoulli */
+  /* the bar: 0.1% from Euler-Bernoulli */
   ck_assert_msg(fabs(w / w_eb - 1) < 1e-3, "w %.9g vs EB %.9g", w, w_eb);
   /* and the trapezoidal rule's own frequency shift, closely */
   double w_disc = carg(bdf_root(-0.5, sc.time.dt, w_eb)) / sc.time.dt;

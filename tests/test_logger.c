@@ -1,4 +1,4 @@
-/* The HDF5 file of CONTRACT.md section 3: layout, sample times
+/* The HDF5 file of docs/hdf5.md: layout, sample times
  * (section 2.3), and a run killed with SIGKILL leaves a file that opens and
  * holds the samples flushed before the kill. */
 #include <hdf5.h>
@@ -40,7 +40,7 @@ static double *read_all(hid_t f, const char *path, size_t n) {
   return v;
 }
 
-/* Every dataset of the contract with T samples of N points. */
+/* Every dataset of docs/hdf5.md with T samples of N points. */
 static void check_layout(hid_t f, hsize_t T, hsize_t N) {
   static const char *per_sample[] = {
       "/time",           "/energy/kinetic",      "/energy/elastic",

@@ -355,7 +355,7 @@ START_TEST(static_approaches_kirchhoff) {
 }
 END_TEST
 
-/* Internal forces in the contract's sense (what the part beyond a point
+/* Internal forces in the sense of docs/hdf5.md (what the part beyond a point
  * exerts on the part before it). Static: n at a point is the total load
  * beyond it, m the moment of those loads about the point, n(L) the tip
  * load. Moving: the moment's component along a joint axis is the spring
@@ -723,8 +723,8 @@ START_TEST(voigt_joint_damped_oscillator) {
 END_TEST
 
 /* The Maxwell element's update is exact: at rest Q decays as e^(-t/T)
- * (stress relaxation, seed 003 eq. 6 with dq = 0), and at a constant rate
- * v it approaches the dashpot's k T v as k T v (1 - e^(-t/T)). */
+ * (stress relaxation, Iwamura et al., eq. 6 with dq = 0), and at a constant
+ * rate v it approaches the dashpot's k T v as k T v (1 - e^(-t/T)). */
 START_TEST(maxwell_element_relaxes) {
   const double T = 0.3, h = 0.007;
   double E, w0, w1;

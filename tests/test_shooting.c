@@ -1,6 +1,6 @@
 /* Shooting: the tangent Jacobians against central finite differences, the
- * branches of the fallback strategy (seed 002 Fig. 2), agreement between
- * methods, and a regression trajectory guarding the speed work. */
+ * branches of the fallback strategy (Till & Rucker 2017, Fig. 2), agreement
+ * between methods, and a regression trajectory guarding the speed work. */
 #include <string.h>
 
 #include "kirchhoffutil.h"

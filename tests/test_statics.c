@@ -223,7 +223,7 @@ END_TEST
 
 START_TEST(weight_release_scenario_tip) {
   /* The shipped scenario: rod weight plus 20 g at the tip, RK4, 100 nodes;
-   * the issue's bar is 1e-5 m, the scheme does far better. */
+   * the bar is 1e-5 m, the scheme does far better. */
   rod_scenario sc;
   rod_error err;
   char path[1024];

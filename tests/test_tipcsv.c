@@ -1,4 +1,4 @@
-/* Tip trajectory CSV (CONTRACT.md section 4): round trips, the header's
+/* Tip trajectory CSV (docs/files.md): round trips, the header's
  * column subsets and orders, comments, and errors that name the line. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Rod-tip tracking (CONTRACT.md section 4): synthetic frames with a known
+/* Rod-tip tracking (docs/files.md): synthetic frames with a known
  * tip in every PNG format, the rightmost-then-topmost rule, frame timing,
  * PNG decoding, errors that name the frame, and `rodsim track` itself. */
 #include <ftw.h>

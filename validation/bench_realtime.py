@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Real-time ratio against the time step (seed 002 Fig. 6).
+"""Real-time ratio against the time step (Till & Rucker 2017, Fig. 6).
 
 Runs `rodsim bench` on the weight release and the impulse over a
 logarithmic range of time steps and draws the real-time ratio
@@ -77,7 +77,7 @@ def main():
                   label="real time or faster")
     ax[0].set_ylabel("real-time ratio (simulated / wall time)")
     ax[0].set_title("rodsim bench: RK4, 100 nodes, alpha = -0.48\n"
-                    "(seed 002 Fig. 6; best of %d runs)" % a.repeat)
+                    "(Till & Rucker 2017, Fig. 6; best of %d runs)" % a.repeat)
     ax[0].legend()
     ax[0].grid(alpha=0.3, which="both")
     ax[1].set_ylabel("spatial integrations per step")

@@ -1,5 +1,5 @@
 /* Condition number of the shooting Jacobian against the time step
- * (issue: small-dt ill-conditioning). For each dt the impulse scenario is
+ * (small-dt ill-conditioning). For each dt the impulse scenario is
  * run a few steps past the strike, then at the converged solution the
  * Jacobians of simple shooting (6 x 6, scaled unknowns and residuals) and
  * of modified shooting (multiple shooting with the nodes the solver places)
@@ -7,7 +7,7 @@
  * by SVD. Prints CSV:
  *   dt,growth,cond_simple,nodes,cond_modified
  * (cond_simple = inf where simple shooting's sweep overflows).
- * growth = exp(k L / sqrt 2), k^4 = rhoA c0^2 / EI (DESIGN.md section 3).
+ * growth = exp(k L / sqrt 2), k^4 = rhoA c0^2 / EI (docs/numerics.md).
  *
  * usage: conditioning SCENARIO.ini [dt ...] */
 #include <lapacke.h>

@@ -1,4 +1,4 @@
-/* Where the floor of spatial integrations per step lies (issue 4: "at most
+/* Where the floor of spatial integrations per step lies ("at most
  * 3 per step" on the weight release). The scenario runs exactly as
  * `rodsim run` does; before every step, the step's boundary-value problem
  * (its BDF coefficients, history and loads) is solved again by simple

@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 
 def read_tip_csv(path):
-    """Columns of a tip CSV (CONTRACT.md section 4) as a dict of arrays."""
+    """Columns of a tip CSV (docs/files.md) as a dict of arrays."""
     with open(path) as f:
         lines = [s.strip() for s in f]
     rows = [s for s in lines if s and not s.startswith("#")]

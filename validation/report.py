@@ -366,7 +366,7 @@ BENCH_TARGETS = [
 
 
 def bench_targets(rs, repeat):
-    """Best-of-`repeat` rodsim bench rows for the issue's speed targets."""
+    """Best-of-`repeat` rodsim bench rows for the speed targets."""
     md = ["### Speed targets\n",
           "| configuration | dt (ms) | real-time ratio | target | "
           "integrations/step | target | iterations/step |",
@@ -419,7 +419,7 @@ def study_floor(rs, out, quick):
                         ("oracle6_sweeps", "unknowns predicted to 1e-6, "
                          "exact J for free")):
         ax[1].plot(t, col(name), ".", ms=3, label=label)
-    ax[1].axhline(3, color="k", ls="--", label="issue 4 target")
+    ax[1].axhline(3, color="k", ls="--", label="target")
     ax[1].set_xlabel("t (s)")
     ax[1].set_ylabel("per step")
     ax[1].legend(fontsize=8)

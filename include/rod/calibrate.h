@@ -1,6 +1,6 @@
 /* Calibration: fit numeric [rod] keys of a scenario (default EI, density
- * and drag) to a measured tip trajectory (seed 002 section III.A;
- * CONTRACT.md sections 1 and 4; DESIGN.md section 5).
+ * and drag) to a measured tip trajectory (Till & Rucker 2017,
+ * section III.A; docs/commands.md).
  *
  * Levenberg-Marquardt (rod/lm.h) over log-parameters, so every fitted
  * value stays positive and the parameters are scaled alike whatever their
@@ -104,7 +104,7 @@ int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err);
 
-/* The [fit] section of CONTRACT.md section 4 for res (keys of o), like
+/* The [fit] section of docs/files.md for res (keys of o), like
  * snprintf: returns the length the text needs. */
 size_t rod_calib_fit_section(const rod_calib_options *o,
                              const rod_calib_result *res, char *buf,

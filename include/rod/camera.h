@@ -1,7 +1,7 @@
-/* The camera of `rodsim track` and of the synthetic frames (CONTRACT.md
- * section 4): it looks along +y at the x-z plane, orthographically; image
- * right is +x, image up is +z. Pixel (px, py) is column px, row py (rows
- * grow downward), with pixel centres at integer coordinates. */
+/* The camera of `rodsim track` and of the synthetic frames (docs/files.md): it
+ * looks along +y at the x-z plane, orthographically; image right is +x, image
+ * up is +z. Pixel (px, py) is column px, row py (rows grow downward), with
+ * pixel centres at integer coordinates. */
 #ifndef ROD_CAMERA_H
 #define ROD_CAMERA_H
 

@@ -1,6 +1,6 @@
 /* RFEM against the Kirchhoff rod (rodsim compare): the dominant tip
  * frequency of each run and the tip trajectory error over common times
- * (CONTRACT.md section 1). */
+ * (docs/commands.md). */
 #ifndef ROD_COMPARE_H
 #define ROD_COMPARE_H
 

@@ -1,4 +1,4 @@
-/* HDF5 log of a run (CONTRACT.md section 3). The only module that knows the
+/* HDF5 log of a run (docs/hdf5.md). The only module that knows the
  * file layout.
  *
  * Samples are buffered in blocks of one chunk along T and written with one

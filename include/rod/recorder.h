@@ -24,9 +24,9 @@ typedef struct {
   int *method;
 } rod_recorder;
 
-/* A recorder with room for every sample of a run of sc (CONTRACT.md 2.3).
- * keep_rod also stores the positions of all points. NULL if out of
- * memory. */
+/* A recorder with room for every sample of a run of sc (time samples,
+ * docs/hdf5.md). keep_rod also stores the positions of all points. NULL if out
+ * of memory. */
 rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod);
 void rod_recorder_free(rod_recorder *r);
 

@@ -1,6 +1,6 @@
-/* Scenario: every user-settable parameter of a run (CONTRACT.md section 2).
+/* Scenario: every user-settable parameter of a run (docs/scenario.md).
  *
- * A scenario is a plain struct filled with the contract's defaults by
+ * A scenario is a plain struct filled with the documented defaults by
  * rod_scenario_default(), then by an INI file and by "section.key=value"
  * overrides. One key table (scenario.c) drives parsing, range checks, the
  * defaults and the canonical INI text, so the four can never disagree.
@@ -16,8 +16,9 @@
 typedef enum { ROD_MODEL_KIRCHHOFF = 0, ROD_MODEL_COSSERAT } rod_model_kind;
 typedef enum { ROD_BACKEND_KIRCHHOFF = 0, ROD_BACKEND_RFEM } rod_backend_kind;
 typedef enum { ROD_SPACE_EULER = 0, ROD_SPACE_RK4 } rod_space_kind;
-/* History for the RK4 stages inside an interval (seed 002 II.C): cubic
- * Hermite or linear interpolation of node records, or a record per stage. */
+/* History for the RK4 stages inside an interval (Till & Rucker 2017, II.C):
+ * cubic Hermite or linear interpolation of node records, or a record per stage.
+ */
 typedef enum {
   ROD_HISTORY_AUTO = 0, /* stage when safe (see kirchhoff_backend.c) */
   ROD_HISTORY_HERMITE,
@@ -27,7 +28,8 @@ typedef enum {
 /* First time step after t = 0: backward Euler (second order overall) or the
  * paper's start y(i-1) = y(i-2) = y0, y_t = 0 (first order after a release). */
 typedef enum { ROD_STARTUP_EULER = 0, ROD_STARTUP_PAPER } rod_startup_kind;
-/* Which shooting method a step tries first (seed 002 Fig. 2 is `paper`). */
+/* Which shooting method a step tries first (Till & Rucker 2017, Fig. 2 is
+ * `paper`). */
 typedef enum {
   ROD_STRATEGY_AUTO = 0, /* modified first when simple is ill-conditioned */
   ROD_STRATEGY_PAPER,    /* simple; modified after max_iterations */
@@ -183,7 +185,7 @@ typedef struct {
   char source[ROD_PATH_MAX];
 } rod_scenario;
 
-/* The contract's defaults (CONTRACT.md table 2.1); no optional sections. */
+/* The documented defaults (docs/scenario.md); no optional sections. */
 void rod_scenario_default(rod_scenario *sc);
 
 /* Read an INI file on top of the defaults. Unknown sections or keys, bad

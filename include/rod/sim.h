@@ -10,7 +10,7 @@
 #include "rod/scenario.h"
 #include "rod/status.h"
 
-/* Solver methods recorded per step (CONTRACT.md /solver/method). */
+/* Solver methods recorded per step (docs/hdf5.md, /solver/method). */
 enum { ROD_METHOD_SIMPLE = 0, ROD_METHOD_MODIFIED = 1, ROD_METHOD_BDF2 = 2 };
 
 /* State of the rod at one time, at the backend's points along s. Arrays are
@@ -36,14 +36,15 @@ typedef struct {
   double residual;     /* final scaled residual */
   int method;          /* ROD_METHOD_* */
   int fallback;        /* 1 when the step needed a method after the strategy's
-                          first choice (seed 002 Fig. 2) */
+                          first choice (Till & Rucker 2017, Fig. 2) */
 } rod_step_stats;
 
 typedef struct rod_backend_ops {
   const char *name;
   int (*create)(const rod_scenario *sc, void **self, rod_error *err);
   void (*destroy)(void *self);
-  /* Static equilibrium: the t = 0 state (CONTRACT.md 2.2). */
+  /* Static equilibrium: the t = 0 state (the static state, docs/scenario.md).
+   */
   int (*solve_static)(void *self, rod_step_stats *st);
   /* Advance from the current time to time t. */
   int (*step)(void *self, double t, rod_step_stats *st);
@@ -57,9 +58,9 @@ extern const rod_backend_ops rod_backend_rfem;
 /* The ops of the scenario's solver.backend. */
 const rod_backend_ops *rod_backend_for(const rod_scenario *sc);
 
-/* Sink for the time samples (CONTRACT.md 2.3). stats are summed (iterations,
- * integrations, wall time) or maximal (residual, method) over the steps
- * since the previous sample. Return non-zero to stop the run. */
+/* Sink for the time samples (time samples, docs/hdf5.md). stats are summed
+ * (iterations, integrations, wall time) or maximal (residual, method) over the
+ * steps since the previous sample. Return non-zero to stop the run. */
 typedef struct {
   int (*sample)(void *user, double t, const rod_sample *s,
                 const rod_step_stats *stats, double wall_time);

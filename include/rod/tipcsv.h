@@ -1,4 +1,4 @@
-/* Tip trajectory CSV (CONTRACT.md section 4): the input of `calibrate` and
+/* Tip trajectory CSV (docs/files.md): the input of `calibrate` and
  * the output of `track`.
  *
  * A header line names the columns: `t` (s, time since release) and any of

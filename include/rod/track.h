@@ -1,5 +1,5 @@
-/* Rod-tip tracking in video frames (`rodsim track`, CONTRACT.md section 4;
- * seed 002 Fig. 3).
+/* Rod-tip tracking in video frames (`rodsim track`, docs/files.md;
+ * Till & Rucker 2017, Fig. 3).
  *
  * The rod is dark on a bright background. A pixel is dark when its
  * luminance is below the threshold: a given fraction of full scale, or

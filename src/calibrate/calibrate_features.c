@@ -1,5 +1,5 @@
-/* The features objective of seed 002 section III.A: the first peak, the
- * first valley and the final peak of the tip's z after release, and the
+/* The features objective of Till & Rucker 2017, section III.A: the first peak,
+ * the first valley and the final peak of the tip's z after release, and the
  * oscillation frequency.
  *
  * Every feature is measured the same way on the data and on the

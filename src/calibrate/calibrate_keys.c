@@ -1,5 +1,5 @@
 /* The fitted keys: parsing the list, starting values, writing values into a
- * scenario, and the [fit] section (CONTRACT.md section 4). */
+ * scenario, and the [fit] section (docs/files.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Shared pieces of the rodsim command line (CONTRACT.md section 1). */
+/* Shared pieces of the rodsim command line (docs/commands.md). */
 #ifndef ROD_CLI_H
 #define ROD_CLI_H
 
@@ -7,7 +7,7 @@
 
 #include "rod/scenario.h"
 
-/* Exit statuses of CONTRACT.md section 1. */
+/* Exit statuses of docs/commands.md. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
 
 #define CLI_MAX_SETS 256

@@ -1,5 +1,5 @@
 /* rodsim bench: the time loop without output at one or more time steps;
- * one CSV row per dt (CONTRACT.md section 1). */
+ * one CSV row per dt (docs/commands.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

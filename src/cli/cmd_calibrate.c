@@ -1,5 +1,6 @@
 /* rodsim calibrate: fit [rod] keys to a measured tip trajectory and write
- * the fitted scenario with its [fit] section (CONTRACT.md sections 1, 4). */
+ * the fitted scenario with its [fit] section (docs/commands.md, docs/files.md).
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ static const char *help =
     "Objectives:\n"
     "  trajectory  simulated minus measured tip at every sample (default)\n"
     "  features    first peak, first valley, final peak and frequency of z\n"
-    "              after release (seed 002 section III.A)\n\n"
+    "              after release (Till & Rucker 2017, section III.A)\n\n"
     "Writes the scenario with the fitted values and a [fit] section (keys,\n"
     "std_error, rms_residual, iterations, simulations) to FITTED.ini\n"
     "(default: standard output); a summary goes to standard error.\n"

@@ -1,5 +1,5 @@
 /* rodsim compare: the Kirchhoff rod as the reference, RFEM at each segment
- * count, one CSV row per count (CONTRACT.md section 1). */
+ * count, one CSV row per count (docs/commands.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

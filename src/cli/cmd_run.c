@@ -12,7 +12,7 @@ static const char *run_help =
     "usage: rodsim run SCENARIO.ini [-o OUT.h5] [--set SECTION.KEY=VALUE]... "
     "[--quiet]\n\n"
     "Solves the static initial state (t = 0), then simulates time.duration\n"
-    "seconds in steps of time.dt, writing the HDF5 file of CONTRACT.md\n"
+    "seconds in steps of time.dt, writing the HDF5 file of docs/hdf5.md\n"
     "(output.file, or OUT.h5). Exit status: 0 complete, 1 the solver failed\n"
     "(every converged step is kept), 2 bad input.\n";
 

@@ -1,5 +1,5 @@
 /* rodsim track: the rod tip in a directory of PNG frames, as a tip CSV
- * (CONTRACT.md sections 1 and 4). */
+ * (docs/commands.md, docs/files.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* rodsim: command-line front end (CONTRACT.md section 1). */
+/* rodsim: command-line front end (docs/commands.md). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,14 +1,14 @@
 /* Time-dependent loads and base motion shared by both backends
- * (CONTRACT.md 2.1-2.2). */
+ * (docs/scenario.md). */
 #ifndef ROD_LOADS_H
 #define ROD_LOADS_H
 
 #include "core/model.h"
 #include "rod/scenario.h"
 
-/* Magnitude (N) of the hat-shaped impulse at time t (seed 002 III.B):
- * rises linearly to the peak over duration/2, falls to 0 over duration/2;
- * 0 when [impulse] is off. */
+/* Magnitude (N) of the hat-shaped impulse at time t (Till & Rucker 2017,
+ * III.B): rises linearly to the peak over duration/2, falls to 0 over
+ * duration/2; 0 when [impulse] is off. */
 double rod_impulse_force(const rod_scenario *sc, double t);
 
 /* Reference angle (rad) and its rate (rad/s) of the motor at time t: 0 before

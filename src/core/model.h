@@ -1,7 +1,7 @@
 /* Physical model of the rod derived from a scenario: cross-section, stiffness
- * and damping matrices, loads and the clamp frame (seed 002 Table I). All
- * matrices are diagonal for the solid circular section and stored as their
- * diagonals. */
+ * and damping matrices, loads and the clamp frame (Till & Rucker 2017, Table
+ * I). All matrices are diagonal for the solid circular section and stored as
+ * their diagonals. */
 #ifndef ROD_MODEL_H
 #define ROD_MODEL_H
 
@@ -39,7 +39,7 @@ double rod_model_bending_stiffness(const rod_scenario *sc);
 
 /* Wavenumber k (1/m) of the time-discrete rod for the BDF coefficient c0
  * (1/s): it varies along s like exp(k s / sqrt 2), k^4 = rhoA c0^2 / EI
- * (DESIGN.md section 3). */
+ * (docs/numerics.md). */
 double rod_model_step_wavenumber(const rod_model *m, double c0);
 
 /* The largest k of a run of the scenario: over the start-up step

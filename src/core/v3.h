@@ -1,5 +1,6 @@
 /* Fixed-size 3-vector and quaternion helpers, inlined into the hot loops.
- * Quaternions are stored w, x, y, z (the paper's h1..h4, seed 002 II.A). */
+ * Quaternions are stored w, x, y, z (the paper's h1..h4, Till & Rucker 2017,
+ * II.A). */
 #ifndef ROD_V3_H
 #define ROD_V3_H
 
@@ -66,8 +67,8 @@ static inline void m3_mul_tv(double *r, const double *M, const double *a) {
   r[2] = M[2] * a[0] + M[5] * a[1] + M[8] * a[2];
 }
 
-/* R = F2(h) of seed 002 II.A: the rotation of a quaternion of any nonzero
- * magnitude (no normalisation needed). Row-major. */
+/* R = F2(h) of Till & Rucker 2017, II.A: the rotation of a quaternion of any
+ * nonzero magnitude (no normalisation needed). Row-major. */
 static inline void quat_to_R(double *R, const double *h) {
   double w = h[0], x = h[1], y = h[2], z = h[3];
   double s = 2.0 / (w * w + x * x + y * y + z * z);
@@ -140,7 +141,7 @@ static inline void quat_axis_angle(double *h, const double *axis,
   h[3] = s * axis[2];
 }
 
-/* h_s = F1(h, u) of seed 002 II.A: h_s = h * (0, u) / 2. */
+/* h_s = F1(h, u) of Till & Rucker 2017, II.A: h_s = h * (0, u) / 2. */
 static inline void quat_deriv(double *hs, const double *h, const double *u) {
   hs[0] = 0.5 * (-u[0] * h[1] - u[1] * h[2] - u[2] * h[3]);
   hs[1] = 0.5 * (u[0] * h[0] + u[2] * h[2] - u[1] * h[3]);

@@ -1,4 +1,4 @@
-/* HDF5 logger: the layout of CONTRACT.md section 3. */
+/* HDF5 logger: the layout of docs/hdf5.md. */
 #include "rod/logger.h"
 
 #include <hdf5.h>

@@ -644,7 +644,7 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   if (sc->motor.enabled && sc->motor.kp > 0 && !(sc->motor.inertia > 0) &&
       sc->solver.backend == ROD_BACKEND_RFEM) {
     /* a massless rotor under PD is a stiff constraint the chain cannot
-     * integrate; the contract's default inertia 0 only suits kp = 0 */
+     * integrate; the default inertia 0 only suits kp = 0 */
     rod_format_double(sc->motor.inertia, v, sizeof v);
     return rod_error_set(err, ROD_EINVAL, file, "motor.inertia",
                          "must be > 0 when motor.kp > 0 (got %s)", v);

@@ -1,4 +1,4 @@
-/* Tip CSV reader (CONTRACT.md section 4). Every error names the file and
+/* Tip CSV reader (docs/files.md). Every error names the file and
  * the physical line number (comments and blank lines counted), because the
  * user fixes the file in an editor. */
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Internal state of the Kirchhoff/Cosserat backend (seed 002): grid, the
- * current step's ODE data, history, the shooting problem and the accepted
+/* Internal state of the Kirchhoff/Cosserat backend (Till & Rucker 2017): grid,
+ * the current step's ODE data, history, the shooting problem and the accepted
  * solution. Only the kirchhoff_*.c files see this. */
 #ifndef ROD_KIRCHHOFF_INTERNAL_H
 #define ROD_KIRCHHOFF_INTERNAL_H

@@ -1,5 +1,6 @@
-/* The Kirchhoff/Cosserat backend (seed 002): static equilibrium by shooting,
- * then one shooting solve of the BDF-alpha semi-discretised rod per step. */
+/* The Kirchhoff/Cosserat backend (Till & Rucker 2017): static equilibrium by
+ * shooting, then one shooting solve of the BDF-alpha semi-discretised rod per
+ * step. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +110,8 @@ static void set_state_scale(rod_kirchhoff *k) {
 }
 
 /* Largest k h of the run on the grid's longest interval: the time-discrete
- * rod varies along s on the length 1/k, k^4 = rhoA c0^2 / EI (DESIGN.md
- * section 3), and RK4 on an interval h errs like (k h)^4. */
+ * rod varies along s on the length 1/k, k^4 = rhoA c0^2 / EI
+ * (docs/numerics.md), and RK4 on an interval h errs like (k h)^4. */
 static double max_kh(const rod_kirchhoff *k) {
   double kk = rod_model_run_wavenumber(&k->model, &k->sc);
   double h = 0;
@@ -325,7 +326,7 @@ static const double kr_segment_growth = 10.0;
 
 /* Grid intervals per modified-shooting segment. The semi-discretised rod
  * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
- * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (DESIGN.md section 3); a
+ * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (docs/numerics.md); a
  * segment of length sqrt 2 ln(G) / k grows errors by at most G. */
 static int segment_spacing(const rod_kirchhoff *k, double c0) {
   double kk = rod_model_step_wavenumber(&k->model, c0);
@@ -424,7 +425,7 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
 }
 
 /* Error growth of simple shooting over the whole rod, exp(k L / sqrt 2)
- * (DESIGN.md section 3). */
+ * (docs/numerics.md). */
 static double simple_growth(const rod_kirchhoff *k, double c0) {
   double kk = rod_model_step_wavenumber(&k->model, c0);
   return exp(kk * k->model.length / M_SQRT2);
@@ -465,10 +466,10 @@ static bool modified_first(const rod_kirchhoff *k, double c0) {
          simple_growth(k, c0) > kr_auto_growth;
 }
 
-/* The strategy of seed 002 Fig. 2: simple shooting; after max_iterations
- * without convergence, modified shooting; if that fails too, the same step
- * with BDF2 (alpha = 0). Modified shooting that placed interior nodes stays
- * on for the next step. solver.strategy chooses the first method (auto:
+/* The strategy of Till & Rucker 2017, Fig. 2: simple shooting; after
+ * max_iterations without convergence, modified shooting; if that fails too, the
+ * same step with BDF2 (alpha = 0). Modified shooting that placed interior nodes
+ * stays on for the next step. solver.strategy chooses the first method (auto:
  * modified shooting right away when simple shooting is ill-conditioned). */
 static int step(void *self, double t, rod_step_stats *st) {
   rod_kirchhoff *k = self;

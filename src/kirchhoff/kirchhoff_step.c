@@ -1,6 +1,6 @@
 /* Per-step data of the Kirchhoff backend: the constants of the ODE for one
  * attempt's BDF coefficients, the history terms at every evaluation point,
- * and the loads at the step's time (CONTRACT.md 2.2). */
+ * and the loads at the step's time (the static state, docs/scenario.md). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>

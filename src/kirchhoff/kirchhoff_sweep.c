@@ -1,6 +1,6 @@
 /* The rod's shooting problem (rod_bvp): state at the clamp from the scaled
  * unknowns n(0), m(0); sweeps in arclength carrying tangent directions; the
- * scaled tip residual of CONTRACT.md (solver.tolerance). */
+ * scaled tip residual of solver.tolerance (solver.tolerance). */
 #include <math.h>
 #include <string.h>
 
@@ -134,8 +134,8 @@ euler_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
     y[i] += sw->len[j] * f[i];
 }
 
-/* Point force at the node after interval j: n(s+) = n(s-) - F (seed 002
- * III.B); jump_left keeps the state just proximal to it. */
+/* Point force at the node after interval j: n(s+) = n(s-) - F (Till & Rucker
+ * 2017, III.B); jump_left keeps the state just proximal to it. */
 static void apply_jump(rod_kirchhoff *k, double *y) {
   memcpy(k->jump_left, y, ROD_NY * sizeof(double));
   v3_axpy(y + ROD_Y_N, -1.0, k->jump_force);

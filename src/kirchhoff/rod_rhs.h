@@ -1,5 +1,5 @@
-/* The time-discretised rod ODE in arclength (seed 002 eq. 4 in the n-m form
- * of DESIGN.md section 3) and its tangent (variational) equations.
+/* The time-discretised rod ODE in arclength (Till & Rucker 2017, eq. 4 in the
+ * n-m form of docs/numerics.md) and its tangent (variational) equations.
  *
  * State y (16): quaternion h (4), internal force n (3, world, N), internal
  * moment m (3, world, N m), velocity q (3, local, m/s), angular velocity w *

@@ -3,7 +3,7 @@
  * inverse dynamics by the recursive Newton-Euler algorithm (RNEA, O(n)), the
  * joint-space mass matrix by the composite-rigid-body algorithm (CRBA,
  * O(n^2)) with a LAPACKE Cholesky solve as the cross-check, and the
- * stiffness of dead loads for static Newton solves (seed 001; Featherstone,
+ * stiffness of dead loads for static Newton solves (Featherstone,
  * "Rigid Body Dynamics Algorithms", 2008, ch. 5-7).
  *
  * Link i is revolute joint i followed by body i; the parent of link i is

@@ -1,4 +1,4 @@
-/* Featherstone's articulated-body algorithm (seed 001 slides 4-5;
+/* Featherstone's articulated-body algorithm (Featherstone 2008, ch. 7;
  * Featherstone 2008, table 7.1) for revolute joints: an inward pass of
  * articulated inertias IA and bias forces pA, then an outward pass of
  * accelerations. O(n), no allocation. The same passes with zero velocity,

@@ -1,5 +1,6 @@
-/* Recursive Newton-Euler inverse dynamics (seed 001 slide 4; Featherstone
- * 2008, table 5.1): accelerations outward, body forces inward. O(n). */
+/* Recursive Newton-Euler inverse dynamics (Featherstone 2008, ch. 5;
+ * Featherstone 2008, table 5.1): accelerations outward, body forces inward.
+ * O(n). */
 #include "chain_internal.h"
 #include "chain_spatial.h"
 

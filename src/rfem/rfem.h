@@ -1,9 +1,9 @@
-/* Internal state of the RFEM backend (seeds 000, 001, 003): the rod as a
- * chain of rigid cylinders joined by spring-damper elements, its loads,
- * the integrators and the output buffers. Only the rfem_*.c files and the
- * tests see this.
+/* Internal state of the RFEM backend (Wittbrodt et al. 2006; Featherstone 2008;
+ * Iwamura et al.): the rod as a chain of rigid cylinders joined by
+ * spring-damper elements, its loads, the integrators and the output buffers.
+ * Only the rfem_*.c files and the tests see this.
  *
- * Chain layout (CONTRACT.md 2.1, rfem.layout): link 0 is the motor joint
+ * Chain layout (docs/scenario.md, rfem.layout): link 0 is the motor joint
  * about motor.axis through the base point, prescribed (the reference, or 0
  * without [motor]) unless motor.kp > 0; its body is the half element fixed
  * to the clamp (centered) or massless (uniform). Every spring-damper element
@@ -45,8 +45,8 @@ typedef struct rod_rfem {
   rfem_role *role; /* per link */
   double *k;       /* per link: N m/rad, spring (motor: kp) */
   double *c;       /* per link: N m s/rad, parallel damper (motor: kd) */
-  bool maxwell;    /* spring links are Maxwell elements (seed 003 eq. 6) */
-  double relax;    /* s, Maxwell relaxation time c/k */
+  bool maxwell; /* spring links are Maxwell elements (Iwamura et al., eq. 6) */
+  double relax; /* s, Maxwell relaxation time c/k */
   bool prescribed; /* link 0 follows the motor reference */
   int first_free;  /* 1 when link 0 is prescribed, else 0 */
   int nfree;       /* nlinks - first_free */
@@ -124,7 +124,7 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
                      rod_chain_load loads[2]);
 /* Integrals over [0, l] of u|u| and x u|u| for u = a + b x, exactly. */
 void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1);
-/* Maxwell element (seed 003 eq. 6) over a step h with the joint rate
+/* Maxwell element (Iwamura et al., eq. 6) over a step h with the joint rate
  * varying linearly from v0 to v1: Q1 = E Q0 + k (w0 v0 + w1 v1), the exact
  * solution of Q' = k v - Q / T; w0, w1 in s. */
 void rfem_maxwell_weights(double h, double T, double *E, double *w0,

@@ -1,7 +1,7 @@
 /* The RFEM backend behind rod_backend_ops (include/rod/sim.h): a chain of
- * rigid cylinders joined by spring-damper elements (seeds 000, 001, 003),
- * sampled at s = 0, the joints and L (CONTRACT.md section 3), internal
- * forces and moments included. */
+ * rigid cylinders joined by spring-damper elements (Wittbrodt et al. 2006;
+ * Featherstone 2008; Iwamura et al.), sampled at s = 0, the joints and L
+ * (docs/hdf5.md), internal forces and moments included. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +118,7 @@ static int step(void *self, double t, rod_step_stats *st) {
 }
 
 /* Internal force n and moment m (world frame) at the points, in the
- * contract's sense: what the part beyond the point exerts on the part
+ * sense of docs/hdf5.md: what the part beyond the point exerts on the part
  * before it. At a joint that is minus the force the RNEA transmits across
  * it to the distal element (the chain's kinematics are current); at the
  * tip, the tip loads. */

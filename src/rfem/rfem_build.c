@@ -1,5 +1,5 @@
-/* The RFEM chain of a scenario (seed 000, "Parameters of rfes and sdes";
- * CONTRACT.md 2.1 rfem.*): element geometry of the two layouts, solid
+/* The RFEM chain of a scenario (the RFEM tutorial "Modeling deformable
+ * objects", 2022; rfem.* keys): element geometry of the two layouts, solid
  * cylinder mass and inertia, joint stiffness E I / l and G J / l, damping
  * with the retardation time B / EI, the motor link, and the output points. */
 #include <stdlib.h>
@@ -41,9 +41,9 @@ static void plane_normal(const rod_rfem *r, double a[3]) {
   v3_set(a, r->model.base_R[0], r->model.base_R[3], r->model.base_R[6]);
 }
 
-/* Solid cylinder of length len along d3 from the body origin (seed 000):
- * m = rho A len, I_33 = m d^2 / 8, I_11 = I_22 = m (3 d^2 + 4 len^2) / 48
- * about the centre of mass. */
+/* Solid cylinder of length len along d3 from the body origin (the RFEM tutorial
+ * "Modeling deformable objects", 2022): m = rho A len, I_33 = m d^2 / 8, I_11 =
+ * I_22 = m (3 d^2 + 4 len^2) / 48 about the centre of mass. */
 static void cylinder_body(const rod_rfem *r, double len, rod_chain_link *l) {
   const double dia = r->sc.rod.diameter;
   l->mass = r->model.rho_area * len;

@@ -1,8 +1,9 @@
 /* Forces on the RFEM chain: joint torques of the spring-damper elements
- * (Voigt and Maxwell, seed 003 eq. 5-6) and of the PD motor (seed 000),
- * square-law drag integrated exactly over each element, and the point
- * loads at the tip and the impulse's material point (CONTRACT.md 2.1-2.2).
- * Gravity is the chain's own (a base acceleration). */
+ * (Voigt and Maxwell, Iwamura et al., eq. 5-6) and of the PD motor (the RFEM
+ * tutorial "Modeling deformable objects", 2022), square-law drag integrated
+ * exactly over each element, and the point loads at the tip and the impulse's
+ * material point (docs/scenario.md). Gravity is the chain's own (a base
+ * acceleration). */
 #include <math.h>
 #include <string.h>
 
@@ -124,7 +125,8 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
   ld->body = tip->link;
   v3_set(ld->point, 0, 0, tip->length);
   v3_copy(ld->force, sc->tip.force);
-  if (static_state) { /* released at t = 0+ (CONTRACT.md 2.2) */
+  if (static_state) { /* released at t = 0+ (the static state, docs/scenario.md)
+                       */
     v3_axpy(ld->force, sc->tip.mass, sc->environment.gravity);
     v3_add(ld->force, ld->force, sc->tip.preload);
   }

@@ -1,9 +1,9 @@
-/* Static equilibrium of the RFEM chain (CONTRACT.md 2.2): the joint angles
- * at which the springs balance gravity and the static tip loads, by
- * Levenberg-Marquardt (include/rod/lm.h) on the free joint angles with the
- * exact Jacobian. Residual (scaled by L / EI, the contract's moment scale):
- *   r_i = (K q - G(q))_i,  G = -RNEA(q, 0, 0) the generalised loads,
- * Jacobian K - dG/dq (rod_chain_load_stiffness). The motor joint of a PD
+/* Static equilibrium of the RFEM chain (the static state, docs/scenario.md):
+ * the joint angles at which the springs balance gravity and the static tip
+ * loads, by Levenberg-Marquardt (include/rod/lm.h) on the free joint angles
+ * with the exact Jacobian. Residual (scaled by L / EI, the moment scale of
+ * solver.tolerance): r_i = (K q - G(q))_i,  G = -RNEA(q, 0, 0) the generalised
+ * loads, Jacobian K - dG/dq (rod_chain_load_stiffness). The motor joint of a PD
  * drive adds kp (q - ref(0)); a prescribed one sits at ref(0). Maxwell
  * joints carry the whole load in their springs at t = 0 (Q = k q). */
 #include <string.h>

@@ -85,8 +85,8 @@ static void ga_restore(rod_rfem *r, double t0) {
 
 static int ga_substeps(rod_rfem *r, double t_end, int m,
                        rod_genalpha_stats *gs) {
-  /* the contract's scaled residual, or corrections below 1e-14 rad where
-   * round-off in large cancelling torques (a stiff PD drive) keeps the
+  /* the scaled residual of solver.tolerance, or corrections below 1e-14 rad
+   * where round-off in large cancelling torques (a stiff PD drive) keeps the
    * residual above it */
   rod_genalpha_options o = {r->sc.solver.max_iterations, r->sc.solver.tolerance,
                             r->L / r->EI, 1e-14};
@@ -141,7 +141,7 @@ static int ode_rhs(double t, const double *y, double *dy, void *user) {
   r->evaluations++;
   memcpy(dy, y + nf, (size_t)nf * sizeof(double));
   memcpy(dy + nf, r->qdd + f0, (size_t)nf * sizeof(double));
-  if (r->maxwell) /* Q' = k dq - Q / T (seed 003 eq. 6 differentiated) */
+  if (r->maxwell) /* Q' = k dq - Q / T (Iwamura et al., eq. 6 differentiated) */
     for (int i = 1; i < r->nlinks; i++)
       dy[2 * nf + i - 1] = r->k[i] * r->v[i] - r->Q[i] / r->relax;
   return st;

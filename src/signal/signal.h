@@ -2,11 +2,11 @@
  * dominant frequency and local extrema.
  *
  * `calibrate` resamples simulations at the data's times and extracts the
- * features of seed 002 section III.A (first peak, first valley, final peak,
- * frequency); `compare` takes the dominant frequency of CONTRACT.md
- * section 1 (upward zero crossings of z minus its mean, refined by a
- * least-squares sine fit). Sample i is (t[i], y[i * stride]), so a column
- * of an (n x 3) row-major position array is read in place (stride 3).
+ * features of Till & Rucker 2017, section III.A (first peak, first valley,
+ * final peak, frequency); `compare` takes the dominant frequency of
+ * docs/commands.md section 1 (upward zero crossings of z minus its mean,
+ * refined by a least-squares sine fit). Sample i is (t[i], y[i * stride]), so a
+ * column of an (n x 3) row-major position array is read in place (stride 3).
  * Times must increase strictly. Nothing here allocates. */
 #ifndef ROD_SIGNAL_H
 #define ROD_SIGNAL_H

@@ -1,6 +1,6 @@
 /* The time loop shared by every command: static state, then fixed steps,
  * samples at t = 0, every output.every steps and the last step
- * (CONTRACT.md 2.3). */
+ * (time samples, docs/hdf5.md). */
 #include "rod/sim.h"
 
 #include "sim/energy_watch.h"

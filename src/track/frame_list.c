@@ -1,5 +1,5 @@
 /* The frames of a directory, in the order `rodsim track` takes them
- * (CONTRACT.md section 4: byte-wise file-name order). */
+ * (docs/files.md: byte-wise file-name order). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
