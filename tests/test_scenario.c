@@ -111,6 +111,79 @@ START_TEST(validate_checks_fields) {
 }
 END_TEST
 
+/* One line naming the key for values that contradict each other. */
+static void expect_invalid(const char *set1, const char *set2, const char *key,
+                           const char *what) {
+  rod_scenario sc;
+  rod_error err;
+  rod_scenario_default(&sc);
+  ck_assert_int_eq(rod_scenario_set(&sc, set1, &err), ROD_OK);
+  if (set2)
+    ck_assert_int_eq(rod_scenario_set(&sc, set2, &err), ROD_OK);
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, key);
+  ck_assert_msg(strstr(err.message, what), "%s: '%s' lacks '%s'", key,
+                err.message, what);
+}
+
+START_TEST(cross_key_checks) {
+  expect_invalid("rod.inner_diameter=1.42e-3", NULL, "rod.inner_diameter",
+                 "must be < rod.diameter = 0.00142 (got 0.00142)");
+  expect_invalid("rod.precurvature=0 1 0", "rod.precurvature_file=u.csv",
+                 "rod.precurvature", "not both");
+  expect_invalid("rod.drag_tangential=0.1", NULL, "rod.drag_tangential",
+                 "drag_model = normal only");
+  expect_invalid("tip.inertia=1e-6 1e-6 1e-6", NULL, "tip.inertia",
+                 "needs tip.release = false");
+  expect_invalid("tip.offset=0 0 0.01", NULL, "tip.offset",
+                 "needs tip.release = false");
+  expect_invalid("load.a.force=1 0 0", "load.a.force_file=f.csv",
+                 "load.a.force", "give force or force_file, not both");
+  expect_invalid("load.a.ramp=0.1", "load.a.moment_file=m.csv", "load.a.ramp",
+                 "not to moment_file");
+  expect_invalid("load.a.position=0.5", NULL, "load.a.position",
+                 "<= rod.length (got 0.5)");
+  rod_scenario sc;
+  rod_error err;
+  rod_scenario_default(&sc);
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.position=0", &err),
+                   ROD_EINVAL);
+  ck_assert_str_eq(err.message, "must be > 0 (got 0)");
+}
+END_TEST
+
+/* Data files named in a scenario file are found beside it, wherever the
+ * program runs; names given on the command line stay as given. */
+START_TEST(file_names_relative_to_the_scenario) {
+  rod_scenario sc;
+  rod_error err;
+  rod_test_dir(dir, sizeof dir, "rodsim_scenario");
+  rod_test_write(
+      dir, "s.ini",
+      "[rod]\nprecurvature_file = u.csv\n"
+      "[load.a]\nforce_file = /abs/f.csv\nmoment_file = sub/m.csv\n");
+  char path[512], want[600];
+  snprintf(path, sizeof path, "%s/s.ini", dir);
+  rod_scenario_default(&sc);
+  ck_assert_int_eq(rod_scenario_load(&sc, path, &err), ROD_OK);
+  char *real = realpath(dir, NULL);
+  snprintf(want, sizeof want, "%s/u.csv", real);
+  ck_assert_str_eq(sc.rod.precurvature_file, want);
+  snprintf(want, sizeof want, "%s/sub/m.csv", real);
+  ck_assert_str_eq(sc.loads.item[0].moment_file, want);
+  ck_assert_str_eq(sc.loads.item[0].force_file, "/abs/f.csv");
+  free(real);
+  rod_test_rmdir(dir);
+  ck_assert_int_eq(rod_scenario_set(&sc, "rod.precurvature_file=v.csv", &err),
+                   ROD_OK);
+  ck_assert_str_eq(sc.rod.precurvature_file, "v.csv");
+  /* an empty name removes the file */
+  ck_assert_int_eq(rod_scenario_set(&sc, "rod.precurvature_file=", &err),
+                   ROD_OK);
+  ck_assert_str_eq(sc.rod.precurvature_file, "");
+}
+END_TEST
+
 /* A misspelt key or section names the nearest known one, and the line. */
 START_TEST(messages_suggest_and_locate) {
   rod_scenario sc;
@@ -147,6 +220,8 @@ static Suite *scenario_suite(void) {
   tcase_add_test(tc, named_sections_round_trip);
   tcase_add_test(tc, validate_checks_fields);
   tcase_add_test(tc, messages_suggest_and_locate);
+  tcase_add_test(tc, cross_key_checks);
+  tcase_add_test(tc, file_names_relative_to_the_scenario);
   suite_add_tcase(s, tc);
   return s;
 }

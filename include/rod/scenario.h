@@ -46,6 +46,13 @@ typedef enum {
   ROD_RFEM_RK4
 } rod_rfem_integrator_kind;
 typedef enum { ROD_JOINT_VOIGT = 0, ROD_JOINT_MAXWELL } rod_joint_kind;
+/* Air drag: the paper's per-component law C q .* |q| (Till & Rucker 2017,
+ * II), or isotropic in the cross-section, -C_n |q_perp| q_perp - C_t |q_3|
+ * q_3 (docs/physics.md). */
+typedef enum { ROD_DRAG_PAPER = 0, ROD_DRAG_NORMAL } rod_drag_kind;
+/* The cross-section's rotary inertia d/dt(R rho J w) in the moment balance:
+ * neglected as in the paper, or kept. */
+typedef enum { ROD_ROTARY_OFF = 0, ROD_ROTARY_ON } rod_rotary_kind;
 
 typedef enum {
   ROD_SHAPE_SPHERE = 0,
@@ -95,14 +102,25 @@ typedef struct {
   struct {
     rod_model_kind model;
     double length;            /* m */
-    double diameter;          /* m, solid circular section */
+    double diameter;          /* m, outer diameter of the circular section */
+    double inner_diameter;    /* m, 0 for a solid section, < diameter */
     double density;           /* kg/m^3 */
     double youngs_modulus;    /* Pa */
     double shear_modulus;     /* Pa */
     double bending_stiffness; /* N m^2, used when has_bending_stiffness */
     bool has_bending_stiffness;
     double bending_damping; /* N m^2 s, Kelvin-Voigt B for bending */
-    double drag;            /* kg/m^2, square-law drag coefficient */
+    double drag;            /* kg/m^2, square-law drag coefficient (normal
+                               drag C_n for drag_model = normal) */
+    rod_drag_kind drag_model;
+    double drag_tangential;   /* kg/m^2, C_t of drag_model = normal */
+    double shear_coefficient; /* kappa of the shear stiffness kappa G A
+                                 (cosserat), used when has_shear_coefficient;
+                                 else Cowper's value for the section */
+    bool has_shear_coefficient;
+    rod_rotary_kind rotary_inertia;
+    double precurvature[3]; /* 1/m, u* in the material frame, constant */
+    char precurvature_file[ROD_PATH_MAX]; /* CSV s,u1,u2,u3; "" for none */
   } rod;
   struct {
     double gravity[3]; /* m/s^2, world frame */
@@ -110,11 +128,22 @@ typedef struct {
   struct {
     double position[3];  /* m, the clamp (s = 0) */
     double direction[3]; /* unit tangent at the clamp */
+    /* CSV t,x,y,z,rx,ry,rz: displacement (m) and rotation vector (rad) of
+     * the clamp in time, world frame; "" for none */
+    char motion_file[ROD_PATH_MAX];
   } base;
   struct {
-    double mass;       /* kg, hung at the tip in the static state only */
+    double mass;       /* kg, hung at the tip (the static state only unless
+                          release is false) */
     double preload[3]; /* N, static state only */
     double force[3];   /* N, static state and t > 0 */
+    double moment[3];  /* N m, static state and t > 0, world frame */
+    bool release;      /* true: the tip mass is released at t = 0; false:
+                          a rigid body attached to the tip */
+    double inertia[3]; /* kg m^2, of the attached body about its centre,
+                          material frame (principal axes) */
+    double offset[3];  /* m, the attached body's centre from the rod's
+                          end, material frame */
   } tip;
   struct {
     bool enabled;

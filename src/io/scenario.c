@@ -142,7 +142,7 @@ static int assign_value(char *base, const key_def *k, const char *raw,
                         const char *file, const char *label, rod_error *err) {
   char value[ROD_PATH_MAX + 64];
   clean_value(raw, value, sizeof value);
-  if (value[0] == '\0' && k->type != KEY_STRING)
+  if (value[0] == '\0' && k->type != KEY_STRING && k->type != KEY_FILE)
     return rod_error_set(err, ROD_EINVAL, file, label, "missing value");
   switch (k->type) {
   case KEY_ARCLENGTH:
@@ -232,7 +232,8 @@ static int assign_value(char *base, const key_def *k, const char *raw,
                          "must be one of %s (got %s)", list, value);
   }
   case KEY_STRING:
-    if (value[0] == '\0')
+  case KEY_FILE: /* an empty file name means none */
+    if (value[0] == '\0' && k->type == KEY_STRING)
       return rod_error_set(err, ROD_EINVAL, file, label, "must not be empty");
     if (strlen(value) >= k->size)
       return rod_error_set(err, ROD_EINVAL, file, label,
@@ -243,13 +244,36 @@ static int assign_value(char *base, const key_def *k, const char *raw,
   return ROD_EINVAL;
 }
 
-/* Set key k of the scenario (item NULL) or of a named section's item. */
+/* A relative input file name of a scenario file, taken from the folder
+ * dir of that file and made absolute, so that the effective scenario
+ * (written to the HDF5 file, or by calibrate elsewhere) still names it. */
+static int resolve_file(char *value, size_t size, const char *dir,
+                        const char *file, const char *label, rod_error *err) {
+  if (!dir || !value[0] || value[0] == '/')
+    return ROD_OK;
+  char joined[2 * ROD_PATH_MAX + 2];
+  snprintf(joined, sizeof joined, "%s/%s", dir, value);
+  if (strlen(joined) >= size)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "longer than %zu characters with the scenario's "
+                         "folder %s",
+                         size - 1, dir);
+  snprintf(value, size, "%s", joined);
+  return ROD_OK;
+}
+
+/* Set key k of the scenario (item NULL) or of a named section's item; dir
+ * is the folder of the scenario file the value comes from (NULL: from the
+ * command line or code, names stay as given). */
 static int assign(rod_scenario *sc, void *item, const char *section,
                   const key_def *k, const char *raw, const char *file,
-                  rod_error *err) {
+                  const char *dir, rod_error *err) {
   char label[160];
   snprintf(label, sizeof label, "%s.%s", section, k->name);
-  int st = assign_value(key_address(sc, item, k), k, raw, file, label, err);
+  char *address = key_address(sc, item, k);
+  int st = assign_value(address, k, raw, file, label, err);
+  if (st == ROD_OK && k->type == KEY_FILE)
+    st = resolve_file(address, k->size, dir, file, label, err);
   if (st != ROD_OK)
     return st;
   if (k->present_offset)
@@ -332,9 +356,11 @@ static int unknown(const char *section, const char *name, const char *file,
                        "unknown key (see rodsim keys)");
 }
 
-/* Set section.name from text; file names the source in messages. */
+/* Set section.name from text; file names the source in messages, dir is
+ * the folder of a scenario file (assign). */
 static int set_key_from(rod_scenario *sc, const char *section, const char *name,
-                        const char *value, const char *file, rod_error *err) {
+                        const char *value, const char *file, const char *dir,
+                        rod_error *err) {
   if (strcmp(section, "fit") == 0)
     return ROD_OK; /* written by calibrate, ignored elsewhere */
   const char *item_name;
@@ -347,20 +373,20 @@ static int set_key_from(rod_scenario *sc, const char *section, const char *name,
     int st = family_item(sc, f, section, item_name, file, &item, err);
     if (st != ROD_OK)
       return st;
-    return assign(sc, item, section, k, value, file, err);
+    return assign(sc, item, section, k, value, file, dir, err);
   }
   if (!rod_known_section(section))
     return unknown(section, name, file, true, err);
   const key_def *k = rod_find_key(section, name);
   if (!k)
     return unknown(section, name, file, false, err);
-  return assign(sc, NULL, section, k, value, file, err);
+  return assign(sc, NULL, section, k, value, file, dir, err);
 }
 
 int rod_scenario_set_key(rod_scenario *sc, const char *section,
                          const char *name, const char *value, rod_error *err) {
   return set_key_from(sc, section, name, value,
-                      sc->source[0] ? sc->source : "scenario", err);
+                      sc->source[0] ? sc->source : "scenario", NULL, err);
 }
 
 void rod_scenario_default(rod_scenario *sc) {
@@ -386,6 +412,7 @@ typedef struct {
   int line; /* lines read so far */
   int nseen;
   char seen[SEEN_MAX][96];
+  char dir[ROD_PATH_MAX]; /* the file's folder, absolute when it can be */
 } load_ctx;
 
 static int ini_handler_cb(void *user, const char *section, const char *name,
@@ -406,8 +433,8 @@ static int ini_handler_cb(void *user, const char *section, const char *name,
     if (ctx->status == ROD_OK && ctx->nseen < SEEN_MAX)
       snprintf(ctx->seen[ctx->nseen++], sizeof ctx->seen[0], "%s", label);
     if (ctx->status == ROD_OK)
-      ctx->status =
-          rod_scenario_set_key(ctx->sc, section, name, value, ctx->err);
+      ctx->status = set_key_from(ctx->sc, section, name, value, ctx->sc->source,
+                                 ctx->dir, ctx->err);
   }
   if (ctx->status != ROD_OK && ctx->err)
     ctx->err->line = ctx->line;
@@ -451,6 +478,22 @@ static char *reader_cb(char *str, int num, void *stream) {
   return line;
 }
 
+/* The folder of the file at path, absolute where realpath() finds it. */
+static void file_folder(const char *path, char *dir, size_t size) {
+  char copy[ROD_PATH_MAX];
+  snprintf(copy, sizeof copy, "%s", path);
+  char *slash = strrchr(copy, '/');
+  if (slash == copy)
+    copy[1] = '\0'; /* "/x.ini": the root */
+  else if (slash)
+    *slash = '\0';
+  else
+    snprintf(copy, sizeof copy, ".");
+  char *real = realpath(copy, NULL);
+  snprintf(dir, size, "%s", real ? real : copy);
+  free(real);
+}
+
 int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   snprintf(sc->source, sizeof sc->source, "%s", path);
   FILE *fp = fopen(path, "r");
@@ -466,6 +509,7 @@ int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   ctx->err = err;
   ctx->status = ROD_OK;
   ctx->fp = fp;
+  file_folder(path, ctx->dir, sizeof ctx->dir);
   /* Debian's libinih exposes its options as globals: comments start with
    * ';' or '#' (also after a value), no multi-line values, long lines. */
   ini_start_comment_prefixes = ";#";
@@ -519,7 +563,7 @@ int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err) {
   if (strcmp(section, "fit") == 0)
     return rod_error_set(err, ROD_EINVAL, "--set", "",
                          "[fit] is written by calibrate, not set");
-  return set_key_from(sc, section, name, eq + 1, "--set", err);
+  return set_key_from(sc, section, name, eq + 1, "--set", NULL, err);
 }
 
 /* The range rules of one table checked on the values in base: what the
@@ -618,6 +662,127 @@ static int check_ranges(const rod_scenario *sc, const char *file,
   return ROD_OK;
 }
 
+static bool nonzero3(const double v[3]) {
+  return v[0] != 0 || v[1] != 0 || v[2] != 0;
+}
+
+static void vec_text(const double v[3], char *buf, size_t size) {
+  char a[32], b[32], c[32];
+  rod_format_double(v[0], a, sizeof a);
+  rod_format_double(v[1], b, sizeof b);
+  rod_format_double(v[2], c, sizeof c);
+  snprintf(buf, size, "%s %s %s", a, b, c);
+}
+
+/* The cross-section, precurvature and drag keys that depend on each
+ * other. */
+static int check_geometry(const rod_scenario *sc, const char *file,
+                          rod_error *err) {
+  char v[96], w[32];
+  if (!(sc->rod.inner_diameter < sc->rod.diameter)) {
+    rod_format_double(sc->rod.inner_diameter, v, sizeof v);
+    rod_format_double(sc->rod.diameter, w, sizeof w);
+    return rod_error_set(err, ROD_EINVAL, file, "rod.inner_diameter",
+                         "must be < rod.diameter = %s (got %s)", w, v);
+  }
+  if (sc->rod.precurvature_file[0] && nonzero3(sc->rod.precurvature)) {
+    vec_text(sc->rod.precurvature, v, sizeof v);
+    return rod_error_set(err, ROD_EINVAL, file, "rod.precurvature",
+                         "give rod.precurvature or rod.precurvature_file, "
+                         "not both (got %s and %s)",
+                         v, sc->rod.precurvature_file);
+  }
+  if (sc->rod.drag_model == ROD_DRAG_PAPER && sc->rod.drag_tangential != 0) {
+    rod_format_double(sc->rod.drag_tangential, v, sizeof v);
+    return rod_error_set(err, ROD_EINVAL, file, "rod.drag_tangential",
+                         "applies to rod.drag_model = normal only; paper uses "
+                         "rod.drag along every material axis (got %s)",
+                         v);
+  }
+  return ROD_OK;
+}
+
+/* The attached tip body's keys mean nothing for a released mass. */
+static int check_tip(const rod_scenario *sc, const char *file, rod_error *err) {
+  char v[96];
+  const struct {
+    const char *key;
+    const double *value;
+  } body[] = {{"tip.inertia", sc->tip.inertia}, {"tip.offset", sc->tip.offset}};
+  for (int i = 0; i < 2; i++)
+    if (sc->tip.release && nonzero3(body[i].value)) {
+      vec_text(body[i].value, v, sizeof v);
+      return rod_error_set(err, ROD_EINVAL, file, body[i].key,
+                           "describes a body attached to the tip: needs "
+                           "tip.release = false (got %s)",
+                           v);
+    }
+  return ROD_OK;
+}
+
+/* A [load.NAME]: on the rod, and either constant with a ramp or
+ * tabulated. */
+static int check_load(const rod_scenario *sc, const rod_load_def *l,
+                      const char *file, rod_error *err) {
+  char label[96], v[96];
+  snprintf(label, sizeof label, "load.%s.position", l->name);
+  if (!l->position.tip && l->position.s > sc->rod.length) {
+    rod_format_double(l->position.s, v, sizeof v);
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "must be within the rod, <= rod.length (got %s)", v);
+  }
+  const struct {
+    const char *key, *file_key;
+    const double *value;
+    const char *path;
+  } part[] = {{"force", "force_file", l->force, l->force_file},
+              {"moment", "moment_file", l->moment, l->moment_file}};
+  for (int i = 0; i < 2; i++) {
+    if (!part[i].path[0])
+      continue;
+    if (nonzero3(part[i].value)) {
+      snprintf(label, sizeof label, "load.%s.%s", l->name, part[i].key);
+      vec_text(part[i].value, v, sizeof v);
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "give %s or %s, not both (got %s and %s)",
+                           part[i].key, part[i].file_key, v, part[i].path);
+    }
+    if (l->ramp != 0) {
+      snprintf(label, sizeof label, "load.%s.ramp", l->name);
+      rod_format_double(l->ramp, v, sizeof v);
+      return rod_error_set(err, ROD_EINVAL, file, label,
+                           "applies to a constant force and moment, not to "
+                           "%s (got %s)",
+                           part[i].file_key, v);
+    }
+  }
+  return ROD_OK;
+}
+
+/* Keys read and checked whose physics this build does not have yet. */
+static int check_unsupported(const rod_scenario *sc, const char *file,
+                             rod_error *err) {
+  const struct {
+    bool set;
+    const char *key;
+  } keys[] = {
+      {nonzero3(sc->tip.moment), "tip.moment"},
+      {!sc->tip.release, "tip.release"},
+      {sc->rod.inner_diameter != 0, "rod.inner_diameter"},
+      {nonzero3(sc->rod.precurvature), "rod.precurvature"},
+      {sc->rod.precurvature_file[0] != 0, "rod.precurvature_file"},
+      {sc->rod.drag_model != ROD_DRAG_PAPER, "rod.drag_model"},
+      {sc->rod.rotary_inertia != ROD_ROTARY_OFF, "rod.rotary_inertia"},
+      {sc->rod.has_shear_coefficient, "rod.shear_coefficient"},
+      {sc->base.motion_file[0] != 0, "base.motion_file"},
+  };
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (keys[i].set)
+      return rod_error_set(err, ROD_EUNSUPPORTED, file, keys[i].key,
+                           "not supported by this build yet");
+  return ROD_OK;
+}
+
 int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   const char *file = sc->source[0] ? sc->source : "scenario";
   char v[64];
@@ -649,16 +814,14 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
     return rod_error_set(err, ROD_EINVAL, file, "motor.inertia",
                          "must be > 0 when motor.kp > 0 (got %s)", v);
   }
-  for (int i = 0; i < sc->loads.count; i++) {
-    const rod_load_def *l = &sc->loads.item[i];
-    char label[96];
-    snprintf(label, sizeof label, "load.%s.position", l->name);
-    if (!l->position.tip && l->position.s > sc->rod.length) {
-      rod_format_double(l->position.s, v, sizeof v);
-      return rod_error_set(err, ROD_EINVAL, file, label,
-                           "must be within the rod, <= rod.length (got %s)", v);
-    }
-  }
+  if ((st = check_geometry(sc, file, err)) != ROD_OK ||
+      (st = check_tip(sc, file, err)) != ROD_OK)
+    return st;
+  for (int i = 0; i < sc->loads.count; i++)
+    if ((st = check_load(sc, &sc->loads.item[i], file, err)) != ROD_OK)
+      return st;
+  if ((st = check_unsupported(sc, file, err)) != ROD_OK)
+    return st;
   /* sections read and checked, whose physics is not in this build yet */
   if (sc->loads.count > 0) {
     char label[96];
@@ -711,6 +874,7 @@ static void value_text(const char *base, const key_def *k, char *buf,
     snprintf(buf, size, "%s", k->choices[*(const int *)base]);
     break;
   case KEY_STRING:
+  case KEY_FILE:
     snprintf(buf, size, "%s", base);
     break;
   }
@@ -767,7 +931,8 @@ static void emit_keys(text_out *o, const char *base, const key_def *keys,
                       size_t n) {
   char value[ROD_PATH_MAX + 64];
   for (size_t i = 0; i < n; i++) {
-    if (keys[i].type == KEY_STRING && !base[keys[i].offset])
+    if ((keys[i].type == KEY_STRING || keys[i].type == KEY_FILE) &&
+        !base[keys[i].offset])
       continue;
     value_text(base + keys[i].offset, &keys[i], value, sizeof value);
     emit(o, "%s = %s\n", keys[i].name, value);
@@ -822,6 +987,8 @@ static const char *type_name(key_type t) {
     return "choice";
   case KEY_STRING:
     return "text";
+  case KEY_FILE:
+    return "file";
   case KEY_ARCLENGTH:
     return "arclength";
   }
@@ -863,7 +1030,7 @@ static void range_text(const key_def *k, char *buf, size_t size) {
     snprintf(buf, size, "not zero");
     break;
   case RANGE_ANY:
-    if (k->type != KEY_STRING)
+    if (k->type != KEY_STRING && k->type != KEY_FILE)
       snprintf(buf, size, "%sfinite", pre);
     break;
   }

@@ -20,6 +20,8 @@ static const char *const layout_names[] = {"centered", "uniform", NULL};
 static const char *const rfem_int_names[] = {"genalpha", "rk45", "rk4", NULL};
 static const char *const joint_names[] = {"voigt", "maxwell", NULL};
 static const char *const shape_names[] = {"sphere", "capsule", "box", NULL};
+static const char *const drag_names[] = {"paper", "normal", NULL};
+static const char *const rotary_names[] = {"off", "on", NULL};
 
 #define OFF(member) offsetof(rod_scenario, member)
 #define D(sec, key, member, def, rule, lo, hi, unit, doc)                      \
@@ -41,6 +43,11 @@ static const char *const shape_names[] = {"sphere", "capsule", "box", NULL};
   }
 #define B(sec, key, member, def, doc)                                          \
   { sec, key, KEY_BOOL, OFF(member), 0, def, RANGE_ANY, 0, 0, NULL, 0, "", doc }
+#define F(sec, key, member, doc)                                               \
+  {                                                                            \
+    sec, key, KEY_FILE, OFF(member), ROD_PATH_MAX, "", RANGE_ANY, 0, 0, NULL,  \
+        0, "", doc                                                             \
+  }
 
 const key_def rod_keys[] = {
     E("rod", "model", rod.model, "kirchhoff", model_names,
@@ -49,7 +56,10 @@ const key_def rod_keys[] = {
     D("rod", "length", rod.length, "0.408", RANGE_POSITIVE, 0, 0, "m",
       "length of the rod, clamp to tip"),
     D("rod", "diameter", rod.diameter, "1.42e-3", RANGE_POSITIVE, 0, 0, "m",
-      "diameter of the solid circular cross-section"),
+      "outer diameter of the circular cross-section"),
+    D("rod", "inner_diameter", rod.inner_diameter, "0", RANGE_NONNEG, 0, 0, "m",
+      "inner diameter of a tube (< diameter); 0: a solid section. A, I, J "
+      "and the cross-section's inertia follow"),
     D("rod", "density", rod.density, "7800", RANGE_POSITIVE, 0, 0, "kg/m^3",
       "mass density"),
     D("rod", "youngs_modulus", rod.youngs_modulus, "200e9", RANGE_POSITIVE, 0,
@@ -66,8 +76,29 @@ const key_def rod_keys[] = {
       "Kelvin-Voigt damping B of bending; torsion, shear and extension use "
       "the same retardation time B/EI"),
     D("rod", "drag", rod.drag, "0", RANGE_NONNEG, 0, 0, "kg/m^2",
-      "square-law air drag C: f = -R C (q .* |q|), q the velocity in the "
-      "material frame"),
+      "square-law air drag C: paper: f = -R C (q .* |q|), q the velocity "
+      "in the material frame; normal: C_n of -C_n |q_perp| q_perp"),
+    E("rod", "drag_model", rod.drag_model, "paper", drag_names,
+      "paper: per material component (Till & Rucker 2017); normal: "
+      "isotropic in the cross-section, f = -R (C_n |q_perp| q_perp + C_t "
+      "|q_3| q_3), q_perp = (q_1, q_2, 0)"),
+    D("rod", "drag_tangential", rod.drag_tangential, "0", RANGE_NONNEG, 0, 0,
+      "kg/m^2", "C_t of drag_model = normal: drag along the tangent"),
+    {"rod", "shear_coefficient", KEY_DOUBLE, OFF(rod.shear_coefficient), 0,
+     NULL, RANGE_POSITIVE, 0, 0, NULL, OFF(rod.has_shear_coefficient), "",
+     "kappa of the shear stiffness kappa G A (cosserat); absent: Cowper's "
+     "value for the circular section, 6 (1 + nu) / (7 + 6 nu) when solid, "
+     "nu = E / (2 G) - 1; 1 gives G A"},
+    E("rod", "rotary_inertia", rod.rotary_inertia, "off", rotary_names,
+      "off: the cross-section's rotary inertia neglected (as the paper); "
+      "on: d/dt(R rho J w) in the moment balance (torsional and "
+      "shear-rotation dynamics)"),
+    V("rod", "precurvature", rod.precurvature, "0 0 0", RANGE_ANY, "1/m",
+      "u*: curvature and twist of the unloaded rod, material frame, "
+      "constant along s"),
+    F("rod", "precurvature_file", rod.precurvature_file,
+      "CSV of s,u1,u2,u3 (m, 1/m) covering [0, length], interpolated "
+      "linearly: u*(s) instead of rod.precurvature"),
     V("environment", "gravity", environment.gravity, "0 0 -9.81", RANGE_ANY,
       "m/s^2", "acceleration of gravity, world frame"),
     V("base", "position", base.position, "0 0 0", RANGE_ANY, "m",
@@ -75,13 +106,29 @@ const key_def rod_keys[] = {
     V("base", "direction", base.direction, "1 0 0", RANGE_NONZERO, "",
       "rod tangent at the clamp (normalised); the material frame is the "
       "shortest-arc rotation taking e3 to it"),
+    F("base", "motion_file", base.motion_file,
+      "CSV of t,x,y,z,rx,ry,rz (s, m, rad): the clamp's displacement from "
+      "base.position and its rotation vector, world frame, interpolated by "
+      "cubic splines; held before the first and after the last time"),
     D("tip", "mass", tip.mass, "0", RANGE_NONNEG, 0, 0, "kg",
-      "mass hung from the tip in the static state, released at t = 0"),
+      "mass hung from the tip in the static state, released at t = 0 (or "
+      "attached: tip.release)"),
     V("tip", "preload", tip.preload, "0 0 0", RANGE_ANY, "N",
       "tip force in the static state only, released at t = 0 (decides the "
       "side a column buckles to)"),
     V("tip", "force", tip.force, "0 0 0", RANGE_ANY, "N",
       "constant tip force, static state and t > 0, world frame"),
+    V("tip", "moment", tip.moment, "0 0 0", RANGE_ANY, "N m",
+      "constant tip moment, static state and t > 0, world frame"),
+    B("tip", "release", tip.release, "true",
+      "true: tip.mass is released at t = 0; false: a rigid body of "
+      "tip.mass, tip.inertia and tip.offset stays attached to the tip"),
+    V("tip", "inertia", tip.inertia, "0 0 0", RANGE_NONNEG, "kg m^2",
+      "principal moments of inertia of the attached body about its "
+      "centre, material frame (tip.release = false)"),
+    V("tip", "offset", tip.offset, "0 0 0", RANGE_ANY, "m",
+      "centre of the attached body from the rod's end, material frame "
+      "(tip.release = false)"),
     D("impulse", "peak", impulse.peak, "5", RANGE_ANY, 0, 0, "N",
       "peak of the hat-shaped point force: linear rise over duration/2, "
       "linear fall over duration/2"),
@@ -178,23 +225,27 @@ const size_t rod_nkeys = sizeof rod_keys / sizeof rod_keys[0];
 
 #define LOFF(member) offsetof(rod_load_def, member)
 static const key_def load_keys[] = {
-    {"load", "position", KEY_ARCLENGTH, LOFF(position), 0, "tip", RANGE_NONNEG,
-     0, 0, NULL, 0, "m",
-     "where the load acts: tip, or the arclength from the clamp (a grid "
-     "node is placed there)"},
+    {"load", "position", KEY_ARCLENGTH, LOFF(position), 0, "tip",
+     RANGE_POSITIVE, 0, 0, NULL, 0, "m",
+     "where the load acts: tip, or the arclength of a material point from "
+     "the clamp (<= length; a grid node is placed exactly there)"},
     {"load", "force", KEY_VEC3, LOFF(force), 0, "0 0 0", RANGE_ANY, 0, 0, NULL,
      0, "N", "constant force after the ramp, world frame"},
     {"load", "moment", KEY_VEC3, LOFF(moment), 0, "0 0 0", RANGE_ANY, 0, 0,
      NULL, 0, "N m", "constant moment after the ramp, world frame"},
     {"load", "start", KEY_DOUBLE, LOFF(start), 0, "0", RANGE_ANY, 0, 0, NULL, 0,
-     "s", "force and moment are zero before start"},
+     "s",
+     "force and moment are zero before start; the times of force_file and "
+     "moment_file count from start"},
     {"load", "ramp", KEY_DOUBLE, LOFF(ramp), 0, "0", RANGE_NONNEG, 0, 0, NULL,
-     0, "s", "linear rise from start to the full force and moment; 0: a step"},
-    {"load", "force_file", KEY_STRING, LOFF(force_file), ROD_PATH_MAX, "",
+     0, "s",
+     "linear rise from start to the full force and moment; 0: a step "
+     "(not with force_file or moment_file)"},
+    {"load", "force_file", KEY_FILE, LOFF(force_file), ROD_PATH_MAX, "",
      RANGE_ANY, 0, 0, NULL, 0, "",
-     "CSV of t,Fx,Fy,Fz (s, N, world frame), interpolated linearly, zero "
-     "outside; replaces force"},
-    {"load", "moment_file", KEY_STRING, LOFF(moment_file), ROD_PATH_MAX, "",
+     "CSV of t,Fx,Fy,Fz (s, N, world frame), times from start, "
+     "interpolated linearly, zero outside; replaces force"},
+    {"load", "moment_file", KEY_FILE, LOFF(moment_file), ROD_PATH_MAX, "",
      RANGE_ANY, 0, 0, NULL, 0, "",
      "CSV of t,Mx,My,Mz (s, N m, world frame), as force_file; replaces "
      "moment"},

@@ -17,6 +17,8 @@ typedef enum {
   KEY_BOOL,
   KEY_ENUM,
   KEY_STRING,
+  KEY_FILE,     /* an input file's name: relative names in a scenario file
+                   are taken from that file's folder */
   KEY_ARCLENGTH /* rod_arclength: "tip" or a number of metres */
 } key_type;
 
@@ -35,7 +37,7 @@ typedef struct {
   const char *name;
   key_type type;
   size_t offset; /* in rod_scenario, or in the family's item struct */
-  size_t size;   /* KEY_STRING: capacity of the buffer */
+  size_t size;   /* KEY_STRING, KEY_FILE: capacity of the buffer */
   const char *default_text; /* NULL: absent unless given */
   range_rule range;
   double lo, hi;
