@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "rod/logger.h"
 
 static char dir[256];
 
@@ -173,12 +174,91 @@ START_TEST(killed_run_leaves_readable_file) {
 }
 END_TEST
 
+/* The contact datasets appear exactly when the samples carry contact, with
+ * shapes (T, N, 3), (T, N), (T) and (T), and hold what was appended; a run
+ * without contact has no /contact group. */
+static void write_samples(const char *path, bool contact) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  rod_logger *lg;
+  rod_error err;
+  ck_assert_int_eq(rod_logger_open(&lg, path, &sc, "rfem", &err), ROD_OK);
+  enum { N = 3 };
+  double s[N] = {0, 0.1, 0.2}, pos[3 * N] = {0}, quat[4 * N] = {0};
+  double vel[3 * N] = {0}, force[3 * N];
+  signed char active[N];
+  for (int i = 0; i < N; i++)
+    quat[4 * i] = 1.0;
+  rod_step_stats st = {0};
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 3 * N; i++)
+      force[i] = 10.0 * k + i;
+    for (int i = 0; i < N; i++)
+      active[i] = (signed char)((i + k) % 2);
+    rod_sample smp = {.points = N,
+                      .s = s,
+                      .position = pos,
+                      .orientation = quat,
+                      .velocity = vel};
+    if (contact) {
+      smp.contact_force = force;
+      smp.contact_active = active;
+      smp.contact_gap_min = -1e-9 * k;
+      smp.dissipated_contact = 0.5 * k;
+    }
+    ck_assert_int_eq(rod_logger_append(lg, 0.1 * k, &smp, &st, 0.0), ROD_OK);
+  }
+  ck_assert_int_eq(rod_logger_close(lg, "complete"), ROD_OK);
+}
+
+START_TEST(contact_datasets_only_with_contact) {
+  make_dir();
+  char path[512];
+  snprintf(path, sizeof path, "%s/c.h5", dir);
+  write_samples(path, true);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert(f >= 0);
+  hsize_t d[3];
+  ck_assert_int_eq(shape(f, "/contact/force", d), 3);
+  ck_assert(d[0] == 2 && d[1] == 3 && d[2] == 3);
+  ck_assert_int_eq(shape(f, "/contact/active", d), 2);
+  ck_assert(d[0] == 2 && d[1] == 3);
+  ck_assert_int_eq(shape(f, "/contact/gap_min", d), 1);
+  ck_assert(d[0] == 2);
+  ck_assert_int_eq(shape(f, "/energy/dissipated_contact", d), 1);
+  ck_assert(d[0] == 2);
+  double *force = read_all(f, "/contact/force", 18);
+  ck_assert(force[9 + 4] == 14.0);
+  double *gap = read_all(f, "/contact/gap_min", 2);
+  ck_assert(gap[1] == -1e-9);
+  double *diss = read_all(f, "/energy/dissipated_contact", 2);
+  ck_assert(diss[1] == 0.5);
+  signed char active[6];
+  hid_t ds = H5Dopen2(f, "/contact/active", H5P_DEFAULT);
+  H5Dread(ds, H5T_NATIVE_SCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, active);
+  H5Dclose(ds);
+  ck_assert(active[0] == 0 && active[1] == 1 && active[3] == 1);
+  free(force);
+  free(gap);
+  free(diss);
+  H5Fclose(f);
+  write_samples(path, false);
+  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert(f >= 0);
+  ck_assert_int_eq(H5Lexists(f, "/contact", H5P_DEFAULT), 0);
+  ck_assert_int_eq(H5Lexists(f, "/energy/dissipated_contact", H5P_DEFAULT), 0);
+  H5Fclose(f);
+  remove_dir();
+}
+END_TEST
+
 static Suite *logger_suite(void) {
   Suite *s = suite_create("logger");
   TCase *tc = tcase_create("hdf5");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, layout_and_sample_times);
   tcase_add_test(tc, killed_run_leaves_readable_file);
+  tcase_add_test(tc, contact_datasets_only_with_contact);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -26,6 +26,14 @@ typedef struct {
   double kinetic;            /* J, the rod's kinetic energy */
   double elastic;            /* J, elastic energy */
   double gravity;            /* J, -integral of rhoA g . p ds */
+  /* Contact with [plane] and [obstacle.NAME] (docs/contact.md); NULL and 0
+   * when the scenario has none. */
+  const double *contact_force; /* N, world (points x 3): the contact forces
+                                  lumped at the points */
+  const signed char *contact_active; /* (points): 1 where a contact acts */
+  double contact_gap_min;    /* m, smallest gap between the rod's surface and
+                                an obstacle (negative: penetration) */
+  double dissipated_contact; /* J, energy the contacts took out since t = 0 */
 } rod_sample;
 
 /* Effort of one step (or of the static solve). */

@@ -26,6 +26,10 @@ enum {
   DS_METHOD,
   DS_INTEG,
   DS_WALL,
+  DS_CFORCE,
+  DS_CACTIVE,
+  DS_GAPMIN,
+  DS_DISSIPATED,
   DS_COUNT
 };
 
@@ -33,7 +37,8 @@ typedef struct {
   const char *path;
   int per_point; /* 0: per sample; k: N x k per sample (or 3 for tip) */
   bool by_points;
-  int type; /* 0 double, 1 int32, 2 int8 */
+  int type;     /* 0 double, 1 int32, 2 int8 */
+  bool contact; /* written only when the run has contact */
 } ds_def;
 
 static const ds_def defs[DS_COUNT] = {
@@ -52,7 +57,26 @@ static const ds_def defs[DS_COUNT] = {
     [DS_METHOD] = {"/solver/method", 1, false, 2},
     [DS_INTEG] = {"/solver/integrations", 1, false, 1},
     [DS_WALL] = {"/solver/wall_time", 1, false, 0},
+    [DS_CFORCE] = {"/contact/force", 3, true, 0, true},
+    [DS_CACTIVE] = {"/contact/active", 1, true, 2, true},
+    [DS_GAPMIN] = {"/contact/gap_min", 1, false, 0, true},
+    [DS_DISSIPATED] = {"/energy/dissipated_contact", 1, false, 0, true},
 };
+
+/* Rank of a dataset: T, then N (by points), then the values per point or
+ * per sample when more than one. */
+static int ds_rank(const ds_def *df) {
+  return 1 + (df->by_points ? 1 : 0) + (df->per_point > 1 ? 1 : 0);
+}
+
+/* Extent of a dataset after T: (N, k), (N), (k) or none. */
+static void ds_dims(const ds_def *df, int points, hsize_t *dims) {
+  int r = 1;
+  if (df->by_points)
+    dims[r++] = (hsize_t)points;
+  if (df->per_point > 1)
+    dims[r++] = (hsize_t)df->per_point;
+}
 
 struct rod_logger {
   hid_t file;
@@ -173,17 +197,24 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
   H5Sclose(sp);
   if (e < 0)
     return ROD_EIO;
+  if (s->contact_force) {
+    hid_t g =
+        H5Gcreate2(lg->file, "/contact", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+      return ROD_EIO;
+    H5Gclose(g);
+  }
   for (int i = 0; i < DS_COUNT; i++) {
     const ds_def *df = &defs[i];
     lg->present[i] =
-        !((i == DS_FORCE && !s->force) || (i == DS_MOMENT && !s->moment));
+        !((i == DS_FORCE && !s->force) || (i == DS_MOMENT && !s->moment) ||
+          (df->contact && !s->contact_force));
     if (!lg->present[i])
       continue;
-    int rank = df->by_points ? 3 : (df->per_point > 1 ? 2 : 1);
+    int rank = ds_rank(df);
     hsize_t dims[3] = {0, 0, 0}, maxd[3], chunk[3];
-    dims[1] = df->by_points ? (hsize_t)N : (hsize_t)df->per_point;
-    dims[2] = (hsize_t)df->per_point;
-    for (int r = 0; r < 3; r++) {
+    ds_dims(df, N, dims);
+    for (int r = 0; r < rank; r++) {
       maxd[r] = r == 0 ? H5S_UNLIMITED : dims[r];
       chunk[r] = r == 0 ? (hsize_t)lg->block : dims[r];
     }
@@ -212,11 +243,9 @@ static int write_buffer(rod_logger *lg) {
     if (!lg->present[i])
       continue;
     const ds_def *df = &defs[i];
-    int rank = df->by_points ? 3 : (df->per_point > 1 ? 2 : 1);
-    hsize_t size[3] = {lg->total + n,
-                       df->by_points ? (hsize_t)lg->points
-                                     : (hsize_t)df->per_point,
-                       (hsize_t)df->per_point};
+    int rank = ds_rank(df);
+    hsize_t size[3] = {lg->total + n, 0, 0};
+    ds_dims(df, lg->points, size);
     if (H5Dset_extent(lg->ds[i], size) < 0)
       return ROD_EIO;
     hid_t fs = H5Dget_space(lg->ds[i]);
@@ -278,6 +307,15 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
   ((int8_t *)lg->buf[DS_METHOD])[b] = (int8_t)st->method;
   ((int32_t *)lg->buf[DS_INTEG])[b] = (int32_t)lround(st->integrations);
   ((double *)lg->buf[DS_WALL])[b] = wall_time;
+  if (lg->present[DS_CFORCE]) {
+    if (!s->contact_force || !s->contact_active)
+      return ROD_EINVAL;
+    memcpy((double *)lg->buf[DS_CFORCE] + 3 * N * b, s->contact_force,
+           3 * N * sizeof(double));
+    memcpy((int8_t *)lg->buf[DS_CACTIVE] + N * b, s->contact_active, N);
+    ((double *)lg->buf[DS_GAPMIN])[b] = s->contact_gap_min;
+    ((double *)lg->buf[DS_DISSIPATED])[b] = s->dissipated_contact;
+  }
   lg->buffered++;
   if (lg->buffered == lg->block)
     return flush(lg);

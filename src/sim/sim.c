@@ -37,6 +37,7 @@ static int emit(const rod_backend_ops *ops, void *self,
   if (!sink || !sink->sample)
     return ROD_OK;
   rod_sample s;
+  memset(&s, 0, sizeof s);
   int st = ops->sample(self, &s);
   if (st == ROD_OK) {
     rod_energy_watch_add(watch, t, &s, res);
