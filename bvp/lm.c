@@ -1,6 +1,6 @@
 /* Levenberg-Marquardt with Nielsen's damping update, Moré scaling and
- * Broyden reuse of the Jacobian (see rod/lm.h). */
-#include "rod/lm.h"
+ * Broyden reuse of the Jacobian (see bvp/lm.h). */
+#include "bvp/lm.h"
 
 #include <lapacke.h>
 #include <math.h>

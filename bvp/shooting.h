@@ -6,7 +6,7 @@
  * are in scaled units chosen by the problem, so one tolerance fits every
  * rod.
  *
- * Simple shooting solves r(x) = 0 by Levenberg-Marquardt (rod/lm.h). The
+ * Simple shooting solves r(x) = 0 by Levenberg-Marquardt (bvp/lm.h). The
  * Jacobian comes from integrating the tangent (variational) equations with
  * the state, and is reused from one solve to the next with Broyden updates.
  */
@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "rod/lm.h"
+#include "bvp/lm.h"
 
 typedef struct {
   int ny;     /* state size at a node */

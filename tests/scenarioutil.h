@@ -5,7 +5,7 @@
 
 #include "rod/recorder.h"
 #include "rod/scenario.h"
-#include "rod/sim.h"
+#include "sim/backend.h"
 #include "testutil.h"
 
 /* data/scenarios/NAME (RODSIM_DATA overrides data/). */

@@ -2,7 +2,7 @@
  * (Moré, Garbow & Hillstrom 1981). */
 #include <string.h>
 
-#include "rod/lm.h"
+#include "bvp/lm.h"
 #include "rod/status.h"
 #include "testutil.h"
 

@@ -12,7 +12,7 @@
 #include "core/loads.h"
 #include "core/v3.h"
 #include "rfem/rfem.h"
-#include "rod/sim.h"
+#include "sim/backend.h"
 #include "testutil.h"
 
 /* ---- helpers ------------------------------------------------------------ */

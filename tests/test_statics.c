@@ -4,7 +4,7 @@
  * invariance under a rigid rotation of the whole problem. */
 #include <string.h>
 
-#include "rod/sim.h"
+#include "sim/backend.h"
 #include "testutil.h"
 
 /* ---- independent references ------------------------------------------- */

@@ -2,7 +2,7 @@
  * and drag) to a measured tip trajectory (Till & Rucker 2017,
  * section III.A; docs/commands.md).
  *
- * Levenberg-Marquardt (rod/lm.h) over log-parameters, so every fitted
+ * Levenberg-Marquardt over log-parameters, so every fitted
  * value stays positive and the parameters are scaled alike whatever their
  * units. The Jacobian is taken by forward differences, its 1 + p
  * simulations (base point and one per parameter) run concurrently on the
@@ -27,10 +27,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rod/lm.h"
 #include "rod/scenario.h"
 #include "rod/status.h"
 #include "rod/tipcsv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define ROD_CALIB_MAX_KEYS 8 /* every numeric [rod] key at most once */
 
@@ -38,6 +41,17 @@ typedef enum {
   ROD_CALIB_TRAJECTORY = 0,
   ROD_CALIB_FEATURES
 } rod_calib_objective;
+
+/* Why the Levenberg-Marquardt iteration of a fit stopped. */
+typedef enum {
+  ROD_CALIB_STOP_CONVERGED = 0,  /* the residual met the tolerance */
+  ROD_CALIB_STOP_SMALL_STEP,     /* a step changed every parameter by less
+                                    than step_tolerance: a minimum */
+  ROD_CALIB_STOP_SMALL_GRADIENT, /* the gradient vanished: a minimum */
+  ROD_CALIB_STOP_MAX_ITERATIONS,
+  ROD_CALIB_STOP_NO_PROGRESS, /* damping exhausted without decrease */
+  ROD_CALIB_STOP_FAILED       /* a simulation failed where it mattered */
+} rod_calib_stop;
 
 /* Called after every simulation of the base point (a trial step or the
  * start): values of the fitted keys, rms residual (m), simulations so far. */
@@ -76,7 +90,7 @@ typedef struct {
   int threads;            /* threads used */
   double wall_time;       /* s */
   bool converged;         /* false: stopped at max_iterations */
-  rod_lm_stop stop;
+  rod_calib_stop stop;
 } rod_calib_result;
 
 /* Trajectory objective; bending_stiffness, density, drag; threads 0;
@@ -118,5 +132,9 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
 int rod_calib_synthesize(const rod_scenario *sc, double rate, double noise,
                          uint64_t seed, const bool coords[3],
                          rod_tip_data **out, rod_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 #ifndef ROD_CAMERA_H
 #define ROD_CAMERA_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   double scale;     /* m per pixel, > 0 */
   double origin_px; /* column of the world origin, pixels */
@@ -18,5 +22,9 @@ void rod_camera_to_world(const rod_camera *c, double px, double py, double *x,
 /* The inverse: the pixel coordinates of world point (x, z). */
 void rod_camera_to_pixel(const rod_camera *c, double x, double z, double *px,
                          double *py);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "rod/recorder.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   double frequency; /* Hz, dominant frequency of the tip z after t = 0 */
   double rms_error; /* m, rms of |tip - reference tip| */
@@ -23,5 +27,9 @@ int rod_compare_frequency(const rod_recorder *r, double *hz);
  * its times differ). */
 int rod_compare_tips(const rod_recorder *run, const rod_recorder *ref,
                      rod_compare_result *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "rod/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rod_png_scratch; /* decoding buffers, internal */
 
 typedef struct {
@@ -45,5 +49,9 @@ typedef enum {
  * opaque. */
 int rod_image_write_png(const rod_image *img, const char *path,
                         rod_png_color color, int bit_depth, rod_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "rod/sim.h"
 #include "rod/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rod_logger rod_logger;
 
 /* Create (truncate) path and write the root attributes; status "running"
@@ -37,5 +41,9 @@ int rod_logger_close(rod_logger *lg, const char *status);
 
 /* A rod_sim_sink that appends to lg and flushes at least every second. */
 rod_sim_sink rod_logger_sink(rod_logger *lg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include "rod/scenario.h"
 #include "rod/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   int capacity, count;
   int points;    /* points per sample (set at the first sample) */
@@ -32,5 +36,9 @@ void rod_recorder_free(rod_recorder *r);
 
 /* The sink that appends to r. */
 rod_sim_sink rod_recorder_sink(rod_recorder *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -3,16 +3,14 @@
  * Kirchhoff and Cosserat rods by BDF-alpha in time and shooting in
  * arclength (Till & Rucker 2017), a rigid-finite-element chain for
  * comparison, calibration against tip trajectories and tip tracking in
- * video frames. Start with scenario.h (parameters), sim.h (the time loop
- * and its backends) and logger.h / recorder.h (where samples go). */
+ * video frames. Start with sim.h (the simulation object: create, solve,
+ * step, read the state; docs/embedding.md) and scenario.h (its
+ * parameters). Every header is C++-safe. */
 #ifndef ROD_ROD_H
 #define ROD_ROD_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 #include "rod/status.h"
+#include "rod/version.h"
 
 #include "rod/scenario.h"
 
@@ -23,15 +21,10 @@ extern "C" {
 #include "rod/compare.h"
 
 #include "rod/calibrate.h"
-#include "rod/lm.h"
 
 #include "rod/camera.h"
 #include "rod/image.h"
 #include "rod/tipcsv.h"
 #include "rod/track.h"
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "rod/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { ROD_MODEL_KIRCHHOFF = 0, ROD_MODEL_COSSERAT } rod_model_kind;
 typedef enum { ROD_BACKEND_KIRCHHOFF = 0, ROD_BACKEND_RFEM } rod_backend_kind;
 typedef enum { ROD_SPACE_EULER = 0, ROD_SPACE_RK4 } rod_space_kind;
@@ -222,6 +226,18 @@ void rod_scenario_default(rod_scenario *sc);
  * the file, the key and the problem; an unreadable file gives ROD_EIO. */
 int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err);
 
+/* Read INI text (the format of a file) on top of sc; name labels messages
+ * (NULL: "scenario"). The same checks and messages as rod_scenario_load. */
+int rod_scenario_load_string(rod_scenario *sc, const char *text,
+                             const char *name, rod_error *err);
+
+/* A scenario with the defaults on the heap, for callers that do not see
+ * the struct's layout (other languages, a library built separately from
+ * the caller: the struct grows with every key). NULL if out of memory.
+ * Free with rod_scenario_free (NULL is a no-op). */
+rod_scenario *rod_scenario_new(void);
+void rod_scenario_free(rod_scenario *sc);
+
 /* Apply one "section.key=value" override (the CLI's --set). Setting a key of
  * an optional section turns that section on. */
 int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err);
@@ -271,5 +287,9 @@ int rod_scenario_key_info(int i, rod_key_info *out);
 /* One line on what a section holds ("load.NAME" for named ones); "" for an
  * unknown section. */
 const char *rod_scenario_section_doc(const char *section);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

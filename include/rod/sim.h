@@ -1,7 +1,21 @@
-/* The simulation: backends behind one ops table, and the time loop that
- * drives them (static initial state, then steps of time.dt), reporting
- * samples to a sink (the HDF5 logger, a tip recorder, nothing for bench).
- * `run`, `static`, `bench`, `compare` and `calibrate` all use this loop. */
+/* The simulation (docs/embedding.md): an opaque rod_sim made from a
+ * scenario, solved for its static state (t = 0), then advanced in time
+ * steps, with loads and the clamp's motion settable between steps and the
+ * state copied out into the caller's arrays. The rodsim commands (run,
+ * static, bench, compare, calibrate) drive the same object.
+ *
+ *   rod_sim *sim;
+ *   if (rod_sim_create_file("rod.ini", &sim, &err) != ROD_OK) ...
+ *   rod_sim_static(sim);
+ *   while (rod_sim_time(sim) < 1.0) {
+ *     rod_sim_set_tip_load(sim, force, NULL);
+ *     if (rod_sim_step(sim) != ROD_OK) { puts(rod_sim_error(sim)); ... }
+ *     rod_sim_get_positions(sim, xyz);     (points x 3 doubles)
+ *   }
+ *   rod_sim_free(sim);
+ *
+ * Functions that can fail return a rod_status; rod_sim_error gives the
+ * one-line message of the last failure. The library never prints. */
 #ifndef ROD_SIM_H
 #define ROD_SIM_H
 
@@ -10,11 +24,15 @@
 #include "rod/scenario.h"
 #include "rod/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Solver methods recorded per step (docs/hdf5.md, /solver/method). */
 enum { ROD_METHOD_SIMPLE = 0, ROD_METHOD_MODIFIED = 1, ROD_METHOD_BDF2 = 2 };
 
-/* State of the rod at one time, at the backend's points along s. Arrays are
- * owned by the backend and valid until its next call. */
+/* State of the rod at one time, at the backend's points along s. The arrays
+ * belong to the simulation and are valid during a sink's call only. */
 typedef struct {
   int points;
   const double *s;           /* m, (points) */
@@ -47,42 +65,27 @@ typedef struct {
                           first choice (Till & Rucker 2017, Fig. 2) */
 } rod_step_stats;
 
-typedef struct rod_backend_ops {
-  const char *name;
-  int (*create)(const rod_scenario *sc, void **self, rod_error *err);
-  void (*destroy)(void *self);
-  /* Static equilibrium: the t = 0 state (the static state, docs/scenario.md).
-   */
-  int (*solve_static)(void *self, rod_step_stats *st);
-  /* Advance from the current time to time t. */
-  int (*step)(void *self, double t, rod_step_stats *st);
-  /* The current state. */
-  int (*sample)(void *self, rod_sample *out);
-} rod_backend_ops;
-
-extern const rod_backend_ops rod_backend_kirchhoff;
-extern const rod_backend_ops rod_backend_rfem;
-
-/* The ops of the scenario's solver.backend. */
-const rod_backend_ops *rod_backend_for(const rod_scenario *sc);
-
-/* Sink for the time samples (time samples, docs/hdf5.md). stats are summed
- * (iterations, integrations, wall time) or maximal (residual, method) over the
- * steps since the previous sample. Return non-zero to stop the run. */
+/* Sink for the time samples (time samples, docs/hdf5.md): t = 0, every
+ * output.every steps, and the last step taken. stats are summed
+ * (iterations, integrations, wall time) or maximal (residual, method) over
+ * the steps since the previous sample. A non-zero return stops the run
+ * with that status. */
 typedef struct {
   int (*sample)(void *user, double t, const rod_sample *s,
                 const rod_step_stats *stats, double wall_time);
-  /* Called after every step (may be NULL): for periodic flushing. */
+  /* Called after every step (may be NULL): for periodic flushing, or to
+   * stop the run (return ROD_EINTR after a signal, say). */
   int (*tick)(void *user);
   /* Called about every 0.2 s of wall time (may be NULL). */
   void (*progress)(void *user, double t, double t_end, int steps, double wall);
   void *user;
 } rod_sim_sink;
 
+/* Statistics and status of a simulation so far. */
 typedef struct {
-  int status;          /* ROD_OK, or why the run stopped */
+  int status;          /* ROD_OK, or why the simulation stopped */
   int steps;           /* dynamic steps completed */
-  int samples;         /* samples delivered */
+  int samples;         /* samples delivered to the sink */
   double time;         /* s, simulated time reached */
   double wall_time;    /* s, of the whole run (static included) */
   double step_wall;    /* s, of the dynamic steps only */
@@ -90,21 +93,154 @@ typedef struct {
   double integrations; /* summed over dynamic steps */
   int fallbacks;       /* steps that needed a fallback method */
   double max_residual;
-  /* The energy balance (energy_watch.h): with nothing working on the rod,
-   * its mechanical energy grew by more than half the motion's largest
-   * kinetic energy, from energy_before to energy_after (J) by
-   * energy_time (s). Needs samples (a sink). */
+  rod_step_stats last; /* the last step (or the static solve) */
+  /* The energy balance: with nothing working on the rod, its mechanical
+   * energy grew by more than half the motion's largest kinetic energy,
+   * from energy_before to energy_after (J) by energy_time (s). Needs
+   * samples (a sink), and no loads set between steps. */
   bool energy_grew;
   double energy_before, energy_after, energy_time;
-  char message[256]; /* why the run stopped, when it did */
+  char message[256]; /* why the simulation stopped, when it did */
 } rod_sim_result;
 
+typedef struct rod_sim rod_sim;
+
+/* ---- creation ---------------------------------------------------------- */
+
+/* A simulation of a copy of sc, after rod_scenario_validate; nothing is
+ * solved yet. ROD_EINVAL (or ROD_EUNSUPPORTED) with err = {file, key, why}
+ * as the loader gives it for a bad scenario; ROD_ENOMEM. err may be NULL;
+ * on failure *out is NULL. */
+int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err);
+
+/* The same from an INI file, or from INI text (name labels messages;
+ * NULL: "scenario"). */
+int rod_sim_create_file(const char *path, rod_sim **out, rod_error *err);
+int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
+                          rod_error *err);
+
+/* Free sim; with an output file open, its last samples and status are
+ * written first (rod_sim_close_output). NULL is a no-op. */
+void rod_sim_free(rod_sim *sim);
+
+/* The simulation's scenario (read only; the loads set between steps are
+ * not written into it). */
+const rod_scenario *rod_sim_scenario(const rod_sim *sim);
+
+/* The backend's name: "kirchhoff" or "rfem" (solver.backend). */
+const char *rod_sim_backend(const rod_sim *sim);
+
+/* "FILE: KEY: MESSAGE" of the last failure of sim ("" when none). Valid
+ * until the next call on sim. */
+const char *rod_sim_error(const rod_sim *sim);
+
+/* The same as a rod_error. */
+void rod_sim_get_error(const rod_sim *sim, rod_error *err);
+
+/* ---- where samples go -------------------------------------------------- */
+
+/* Samples (t = 0, every output.every steps, the last step) go to sink as
+ * they are taken; NULL removes it. Set before rod_sim_static to receive
+ * the t = 0 sample. */
+void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink);
+
+/* Deliver the last step taken to the sink when it fell between output
+ * samples (the run's last sample, docs/hdf5.md). */
+int rod_sim_flush(rod_sim *sim);
+
+/* Write the samples to an HDF5 file (docs/hdf5.md) at path (NULL: the
+ * scenario's output.file), created now: ROD_EIO with the error naming the
+ * file when it cannot be. Replaces the sink. */
+int rod_sim_open_output(rod_sim *sim, const char *path);
+
+/* Write the pending last step and the file's status: "complete" when
+ * status is NULL and the simulation has not failed, else status or the
+ * failure. Then close the file. ROD_EIO if the file could not be written
+ * completely (the error says so). No output open: ROD_OK. */
+int rod_sim_close_output(rod_sim *sim, const char *status);
+
+/* ---- solving ----------------------------------------------------------- */
+
+/* The static equilibrium under the loads at t = 0 (docs/scenario.md, the
+ * static state): the state at t = 0. ROD_ENOCONV if it does not converge.
+ */
+int rod_sim_static(rod_sim *sim);
+
+/* One time step of time.dt (solving the static state first if it was not).
+ * ROD_ENOCONV when it fails after every fallback: the state stays at the
+ * last converged step and later steps are refused. */
+int rod_sim_step(rod_sim *sim);
+
+/* Steps until the time reaches t (s): the first step time at or after t
+ * (within 1e-9 dt). Sink progress reports go from here. */
+int rod_sim_advance_to(rod_sim *sim, double t);
+
+/* Current simulated time (s): 0 at the static state. */
+double rod_sim_time(const rod_sim *sim);
+
+/* ---- loads and the clamp's motion between steps -------------------------
+ * Each setter replaces that load's scenario value (constant, ramp or
+ * table) from the next solve on: the next step, or the static solve when
+ * called before it. Dead loads, world frame. */
+
+/* Tip force (N) and moment (N m); NULL for zero. Replaces tip.force; the
+ * static state still adds tip.preload and the tip mass. */
+int rod_sim_set_tip_load(rod_sim *sim, const double force[3],
+                         const double moment[3]);
+
+/* Force (N) and moment (N m) of the point load [load.NAME]; NULL for zero.
+ * ROD_EINVAL when the scenario has no such section. */
+int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
+                     const double moment[3]);
+
+/* The clamp (s = 0) at the end of the next step: position (m, world) and
+ * orientation (unit quaternion w x y z of the material frame R(0), d3 the
+ * tangent), with its velocity (m/s) and angular velocity (rad/s), world
+ * frame. velocity or angular_velocity NULL: the change from the current
+ * pose over time.dt (backward difference, first order in dt: give them
+ * when known). Replaces base.position, base.direction and [motor].
+ * ROD_EUNSUPPORTED for the rfem backend. */
+int rod_sim_set_base(rod_sim *sim, const double position[3],
+                     const double orientation[4], const double velocity[3],
+                     const double angular_velocity[3]);
+
+/* ---- the state, copied into the caller's arrays ------------------------ */
+
+/* Points along the rod: Kirchhoff: space.nodes; RFEM: segments + 2 (the
+ * clamp, the joints, the tip). */
+int rod_sim_points(const rod_sim *sim);
+
+/* Arclength of each point (m, points); positions (m, points x 3) and
+ * velocities (m/s, points x 3) in the world frame; orientations (unit
+ * quaternions w x y z, points x 4); internal forces (N) and moments (N m)
+ * (points x 3, world frame). Row-major: point i is out[3 i + 0..2]. Before
+ * the static solve: ROD_EINVAL. */
+int rod_sim_get_arclength(rod_sim *sim, double *out);
+int rod_sim_get_positions(rod_sim *sim, double *out);
+int rod_sim_get_orientations(rod_sim *sim, double *out);
+int rod_sim_get_velocities(rod_sim *sim, double *out);
+int rod_sim_get_forces(rod_sim *sim, double *out);
+int rod_sim_get_moments(rod_sim *sim, double *out);
+
+/* Kinetic, elastic and gravity energy of the rod (J): out[0..2]. */
+int rod_sim_get_energies(rod_sim *sim, double out[3]);
+
+/* Statistics so far (steps, iterations, the last step's, ...). */
+void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
+
+/* ---- all in one -------------------------------------------------------- */
+
 /* Static solve then time.duration / time.dt steps; samples to sink (may be
- * NULL). static_only stops after the t = 0 sample. */
+ * NULL). static_only stops after the t = 0 sample. res gets the statistics
+ * and, when the run stopped early, why. */
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
                 bool static_only, rod_sim_result *res, rod_error *err);
 
-/* Number of steps of a run: round(duration / dt). */
+/* Number of steps of a run: duration / dt rounded up. */
 int rod_sim_step_count(const rod_scenario *sc);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef ROD_STATUS_H
 #define ROD_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ROD_STATUS_LIST(X)                                                     \
   X(ROD_OK, 0, "success")                                                      \
   X(ROD_EINVAL, -1, "invalid argument")                                        \
@@ -15,7 +19,8 @@
   X(ROD_EIO, -5, "input/output error")                                         \
   X(ROD_ENONFINITE, -6, "non-finite value")                                    \
   X(ROD_EUNSUPPORTED, -7, "not supported by this backend")                     \
-  X(ROD_EFORMAT, -8, "malformed input")
+  X(ROD_EFORMAT, -8, "malformed input")                                        \
+  X(ROD_EINTR, -9, "interrupted")
 
 typedef enum {
 #define ROD_STATUS_ENUM(name, value, text) name = value,
@@ -47,5 +52,9 @@ int rod_error_set(rod_error *err, int status, const char *file, const char *key,
 /* Format err as "FILE: KEY: MESSAGE" (parts that are empty are left out),
  * followed by " (line N)" when err->line is set. */
 void rod_error_format(const rod_error *err, char *buf, unsigned long size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

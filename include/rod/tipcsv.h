@@ -13,6 +13,10 @@
 
 #include "rod/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   int n;       /* samples */
   double *t;   /* (n) s, time since release, strictly increasing */
@@ -44,5 +48,9 @@ int rod_tip_read_stream(FILE *f, const char *name, rod_tip_data **out,
 int rod_tip_write(const char *path, const rod_tip_data *d, rod_error *err);
 int rod_tip_write_stream(FILE *f, const char *name, const rod_tip_data *d,
                          rod_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "rod/status.h"
 #include "rod/tipcsv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
   double fps; /* frames per second, > 0 */
   double t0;  /* s, time of the first frame */
@@ -57,5 +61,9 @@ void rod_frame_list_free(char **paths, int n);
  * size differs from the first, or a frame with no dark pixel. */
 int rod_track_dir(const char *dir, const rod_track_options *o,
                   rod_tip_data **out, rod_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,7 +7,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bvp/lm.h"
 #include "calibrate_internal.h"
+
+_Static_assert((int)ROD_CALIB_STOP_CONVERGED == (int)ROD_LM_CONVERGED &&
+                   (int)ROD_CALIB_STOP_SMALL_STEP == (int)ROD_LM_SMALL_STEP &&
+                   (int)ROD_CALIB_STOP_SMALL_GRADIENT ==
+                       (int)ROD_LM_SMALL_GRADIENT &&
+                   (int)ROD_CALIB_STOP_MAX_ITERATIONS ==
+                       (int)ROD_LM_MAX_ITERATIONS &&
+                   (int)ROD_CALIB_STOP_NO_PROGRESS == (int)ROD_LM_NO_PROGRESS &&
+                   (int)ROD_CALIB_STOP_FAILED == (int)ROD_LM_FAILED,
+               "rod_calib_stop follows rod_lm_stop");
 
 /* The unknowns are x_j = 1 + ln(p_j / p0_j), p0 the start: ln keeps p_j >
  * 0 and makes a step in x a relative change of p whatever p's units. The
@@ -308,7 +319,7 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
                          "the fit failed (%s)", rod_strerror(status));
   }
   res->converged = status == ROD_OK;
-  res->stop = st.stop;
+  res->stop = (rod_calib_stop)st.stop;
   res->iterations += st.iterations;
   values_at(c, x, -1, 0.0, res->value);
   const double *r = rod_lm_residual(w);

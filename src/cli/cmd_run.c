@@ -90,14 +90,16 @@ static int run_common(int argc, char **argv, bool static_only) {
     return rc;
   cli_warn_sampling(&sc);
   rod_error err = {{0}, {0}, {0}, 0};
-  rod_logger *lg;
-  const rod_backend_ops *ops = rod_backend_for(&sc);
-  if (!ops) {
-    cli_fail("%s: solver.backend: not available in this build", sc.source);
+  rod_sim *sim;
+  if (rod_sim_create(&sc, &sim, &err) != ROD_OK) {
+    cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
-  if (rod_logger_open(&lg, sc.output.file, &sc, ops->name, &err) != ROD_OK) {
+  const char *backend = rod_sim_backend(sim);
+  rod_logger *lg;
+  if (rod_logger_open(&lg, sc.output.file, &sc, backend, &err) != ROD_OK) {
     cli_print_error(&err);
+    rod_sim_free(sim);
     return CLI_BAD_INPUT;
   }
   progress_sink ps = {rod_logger_sink(lg), isatty(2) && !c.quiet};
@@ -106,16 +108,26 @@ static int run_common(int argc, char **argv, bool static_only) {
                        .tick = ps_tick,
                        .progress = ps_progress,
                        .user = static_only ? (void *)&cap : (void *)&ps};
+  rod_sim_set_sink(sim, &sink);
+  int st = rod_sim_static(sim);
+  if (st == ROD_OK && !static_only)
+    st = rod_sim_advance_to(sim, sc.time.duration);
+  int fst = rod_sim_flush(sim); /* the last step, also after a stop */
+  if (st == ROD_OK)
+    st = fst;
   rod_sim_result res;
-  int st = rod_sim_run(&sc, &sink, static_only, &res, &err);
+  rod_sim_get_result(sim, &res);
+  if (st != ROD_OK && !res.message[0])
+    rod_sim_get_error(sim, &err);
+  rod_sim_free(sim);
   if (ps.show)
     fputs("\r\033[K", stderr);
-  char status[320];
+  char status[sizeof err.message];
   if (st == ROD_OK)
     snprintf(status, sizeof status, "complete");
   else
     snprintf(status, sizeof status, "%s",
-             res.message[0] ? res.message : rod_strerror(st));
+             res.message[0] ? res.message : err.message);
   int cst = rod_logger_close(lg, status);
   if (res.energy_grew) {
     char hint[160];
@@ -151,7 +163,7 @@ static int run_common(int argc, char **argv, bool static_only) {
     return CLI_FAILED;
   }
   if (static_only) {
-    printf("%s: static equilibrium (%s, %d points)\n", sc.source, ops->name,
+    printf("%s: static equilibrium (%s, %d points)\n", sc.source, backend,
            cap.points);
     printf("  tip position     %.9g %.9g %.9g m\n", cap.tip[0], cap.tip[1],
            cap.tip[2]);

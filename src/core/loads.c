@@ -1,6 +1,7 @@
 #include "core/loads.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "core/v3.h"
 
@@ -52,4 +53,38 @@ void rod_base_motion(const rod_scenario *sc, const rod_model *m, double t,
   double wa[3];
   m3_mul_tv(wa, m->base_R, axis);
   v3_scale(w_local, rate, wa);
+}
+
+void rod_drive_clear(rod_drive *d) { memset(d, 0, sizeof *d); }
+
+void rod_tip_loads(const rod_scenario *sc, const rod_drive *d,
+                   bool static_state, double F[3], double M[3]) {
+  const bool set = d && d->tip;
+  for (int i = 0; i < 3; i++) {
+    F[i] = set ? d->tip_force[i] : sc->tip.force[i];
+    M[i] = set ? d->tip_moment[i] : sc->tip.moment[i];
+    if (static_state)
+      F[i] += sc->tip.preload[i] + sc->tip.mass * sc->environment.gravity[i];
+  }
+}
+
+void rod_base_state(const rod_scenario *sc, const rod_model *m,
+                    const rod_drive *d, double t, double p[3], double h[4],
+                    double q_local[3], double w_local[3]) {
+  if (!(d && d->base)) {
+    v3_copy(p, m->base_position);
+    rod_base_motion(sc, m, t, h, w_local);
+    v3_set(q_local, 0, 0, 0);
+    return;
+  }
+  double R[9], n = 0;
+  for (int i = 0; i < 4; i++)
+    n += d->base_orientation[i] * d->base_orientation[i];
+  n = sqrt(n);
+  for (int i = 0; i < 4; i++)
+    h[i] = d->base_orientation[i] / n;
+  quat_to_R(R, h);
+  v3_copy(p, d->base_position);
+  m3_mul_tv(q_local, R, d->base_velocity);
+  m3_mul_tv(w_local, R, d->base_angular_velocity);
 }

@@ -494,22 +494,18 @@ static void file_folder(const char *path, char *dir, size_t size) {
   free(real);
 }
 
-int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
-  snprintf(sc->source, sizeof sc->source, "%s", path);
-  FILE *fp = fopen(path, "r");
-  if (!fp)
-    return rod_error_set(err, ROD_EIO, path, "", "cannot open: %s",
-                         strerror(errno));
+/* Read the INI text of fp on top of sc; name labels messages, dir is the
+ * folder that file names in it are relative to. */
+static int load_stream(rod_scenario *sc, FILE *fp, const char *name,
+                       const char *dir, rod_error *err) {
   load_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) {
-    fclose(fp);
-    return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
-  }
+  if (!ctx)
+    return rod_error_set(err, ROD_ENOMEM, name, "", "out of memory");
   ctx->sc = sc;
   ctx->err = err;
   ctx->status = ROD_OK;
   ctx->fp = fp;
-  file_folder(path, ctx->dir, sizeof ctx->dir);
+  snprintf(ctx->dir, sizeof ctx->dir, "%s", dir);
   /* Debian's libinih exposes its options as globals: comments start with
    * ';' or '#' (also after a value), no multi-line values, long lines. */
   ini_start_comment_prefixes = ";#";
@@ -521,15 +517,14 @@ int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   ini_max_line = 65536;
   int line = ini_parse_stream(reader_cb, ctx, ini_handler_cb, ctx);
   bool read_error = ferror(fp) != 0;
-  fclose(fp);
   int status = ctx->status;
   free(ctx);
   if (status != ROD_OK)
     return status;
   if (read_error)
-    return rod_error_set(err, ROD_EIO, path, "", "read error");
+    return rod_error_set(err, ROD_EIO, name, "", "read error");
   if (line != 0) {
-    int st = rod_error_set(err, ROD_EINVAL, path, "",
+    int st = rod_error_set(err, ROD_EINVAL, name, "",
                            "not a [section] or key = value line");
     if (err)
       err->line = line;
@@ -537,6 +532,44 @@ int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   }
   return ROD_OK;
 }
+
+int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
+  snprintf(sc->source, sizeof sc->source, "%s", path);
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return rod_error_set(err, ROD_EIO, path, "", "cannot open: %s",
+                         strerror(errno));
+  char dir[ROD_PATH_MAX];
+  file_folder(path, dir, sizeof dir);
+  int st = load_stream(sc, fp, path, dir, err);
+  fclose(fp);
+  return st;
+}
+
+int rod_scenario_load_string(rod_scenario *sc, const char *text,
+                             const char *name, rod_error *err) {
+  snprintf(sc->source, sizeof sc->source, "%s", name ? name : "scenario");
+  size_t n = strlen(text);
+  /* fmemopen of zero bytes fails on older C libraries: read "\n" */
+  FILE *fp = n ? fmemopen((void *)text, n, "r") : fmemopen("\n", 1, "r");
+  if (!fp)
+    return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
+  /* file names in the text are relative to the working directory */
+  char dir[ROD_PATH_MAX];
+  file_folder("./x", dir, sizeof dir);
+  int st = load_stream(sc, fp, sc->source, dir, err);
+  fclose(fp);
+  return st;
+}
+
+rod_scenario *rod_scenario_new(void) {
+  rod_scenario *sc = malloc(sizeof *sc);
+  if (sc)
+    rod_scenario_default(sc);
+  return sc;
+}
+
+void rod_scenario_free(rod_scenario *sc) { free(sc); }
 
 int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err) {
   /* a problem with an override is the command line's, not the file's */

@@ -8,14 +8,15 @@
 
 #include "bvp/mshoot.h"
 #include "bvp/shooting.h"
+#include "core/drive.h"
 #include "core/model.h"
 #include "integrators/bdf.h"
 #include "integrators/history.h"
 #include "integrators/linpred.h"
 #include "integrators/spatial.h"
 #include "rod/scenario.h"
-#include "rod/sim.h"
 #include "rod_rhs.h"
+#include "sim/backend.h"
 
 /* Per-node record: the 16 states and the quadratures (position, energy). */
 enum { KR_NODE = ROD_NY + ROD_NQ };
@@ -60,6 +61,8 @@ typedef struct rod_kirchhoff {
   int stages;         /* evaluation points per interval (integ->stages) */
   rod_hist_point *hp; /* `stages` per interval: the history terms */
   bool history_planar; /* every hp in the x-z plane */
+  rod_drive drive;     /* loads and clamp motion set between steps */
+  double base_p[3];    /* m, world: the clamp's position p(0) */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
   double jump_force[3];               /* N: n jumps by -F at jump_node */

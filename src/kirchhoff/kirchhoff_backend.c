@@ -557,6 +557,13 @@ static int sample(void *self, rod_sample *out) {
   return ROD_OK;
 }
 
+static int set_drive(void *self, const rod_drive *d, rod_error *err) {
+  (void)err;
+  rod_kirchhoff *k = self;
+  k->drive = *d;
+  return ROD_OK;
+}
+
 const rod_backend_ops rod_backend_kirchhoff = {
     .name = "kirchhoff",
     .create = create,
@@ -564,4 +571,5 @@ const rod_backend_ops rod_backend_kirchhoff = {
     .solve_static = solve_static,
     .step = step,
     .sample = sample,
+    .set_drive = set_drive,
 };

@@ -50,7 +50,7 @@ static void end_record(const rod_kirchhoff *k, const double *y,
 void kr_quadratures(rod_kirchhoff *k) {
   const int S = k->stages;
   double quad[ROD_NQ] = {0};
-  v3_copy(quad + ROD_Q_P, k->model.base_position);
+  v3_copy(quad + ROD_Q_P, k->base_p);
   memcpy(k->node_y + ROD_NY, quad, sizeof quad);
   for (int j = 0; j < k->intervals; j++) {
     const double h = k->len[j];

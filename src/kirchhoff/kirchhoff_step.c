@@ -95,14 +95,8 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   const rod_scenario *sc = &k->sc;
-  for (int i = 0; i < 3; i++) {
-    k->tip_force[i] = sc->tip.force[i];
-    if (static_state)
-      k->tip_force[i] +=
-          sc->tip.preload[i] + sc->tip.mass * sc->environment.gravity[i];
-    k->tip_moment[i] = 0.0;
-    k->jump_force[i] = 0.0;
-  }
+  rod_tip_loads(sc, &k->drive, static_state, k->tip_force, k->tip_moment);
+  v3_set(k->jump_force, 0, 0, 0);
   if (sc->impulse.enabled) {
     double F = rod_impulse_force(sc, t);
     if (k->jump_node > 0 && k->jump_node < k->nodes - 1)
@@ -111,8 +105,12 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
       v3_axpy(k->tip_force, F, k->impulse_dir);
     /* at s = 0 the clamp takes the force: no effect on the rod */
   }
-  rod_base_motion(sc, &k->model, t, k->base_h, k->base_w);
-  v3_set(k->base_q, 0, 0, 0);
+  rod_base_state(sc, &k->model, &k->drive, t, k->base_p, k->base_h, k->base_q,
+                 k->base_w);
+  if (static_state) { /* at rest */
+    v3_set(k->base_q, 0, 0, 0);
+    v3_set(k->base_w, 0, 0, 0);
+  }
 }
 
 /* True when the step's equations are symmetric under the reflection y ->

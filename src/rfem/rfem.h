@@ -17,13 +17,14 @@
 
 #include <stdbool.h>
 
+#include "bvp/lm.h"
+#include "core/drive.h"
 #include "core/model.h"
 #include "integrators/genalpha.h"
 #include "integrators/ivp.h"
 #include "rfem/chain.h"
-#include "rod/lm.h"
 #include "rod/scenario.h"
-#include "rod/sim.h"
+#include "sim/backend.h"
 
 typedef enum { RFEM_MOTOR = 0, RFEM_BEND, RFEM_TORSION } rfem_role;
 
@@ -35,6 +36,7 @@ typedef struct {
 
 typedef struct rod_rfem {
   rod_scenario sc;
+  rod_drive drive; /* loads set between steps */
   rod_model model;
   double EI; /* N m^2 */
   double L;  /* m */
@@ -122,6 +124,9 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
  * their number (at most 2). */
 int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
                      rod_chain_load loads[2]);
+/* Add the tip moment (a dead load, world frame; rod_tip_loads) to fext at
+ * the chain's current kinematics. */
+void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext);
 /* Integrals over [0, l] of u|u| and x u|u| for u = a + b x, exactly. */
 void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1);
 /* Maxwell element (Iwamura et al., eq. 6) over a step h with the joint rate

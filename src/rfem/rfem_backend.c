@@ -1,4 +1,4 @@
-/* The RFEM backend behind rod_backend_ops (include/rod/sim.h): a chain of
+/* The RFEM backend behind rod_backend_ops (sim/backend.h): a chain of
  * rigid cylinders joined by spring-damper elements (Wittbrodt et al. 2006;
  * Featherstone 2008; Iwamura et al.), sampled at s = 0, the joints and L
  * (docs/hdf5.md), internal forces and moments included. */
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/loads.h"
 #include "core/v3.h"
 #include "rfem/rfem.h"
 
@@ -140,9 +141,10 @@ static void internal_forces(rod_rfem *r) {
     v3_scale(r->out_moment + 3 * p, -1.0, r->out_moment + 3 * p);
     v3_scale(r->out_force + 3 * p, -1.0, r->out_force + 3 * p);
   }
-  double *nL = r->out_force + 3 * r->nelements;
+  double *nL = r->out_force + 3 * r->nelements, tipF[3];
   v3_set(nL, 0, 0, 0);
-  v3_set(r->out_moment + 3 * r->nelements, 0, 0, 0);
+  rod_tip_loads(&r->sc, &r->drive, r->at_static, tipF,
+                r->out_moment + 3 * r->nelements); /* m(L) */
   rod_chain_load loads[2];
   const int nl = rfem_point_loads(r, r->t, r->at_static, loads);
   const rfem_element *tip = &r->el[r->tip_element];
@@ -180,6 +182,19 @@ static int sample(void *self, rod_sample *out) {
   return ROD_OK;
 }
 
+/* Loads at the tip take effect at once; a clamp moved between steps would
+ * need the chain's base motion (its velocity and acceleration in the
+ * articulated-body pass), which this backend does not have yet. */
+static int set_drive(void *self, const rod_drive *d, rod_error *err) {
+  rod_rfem *r = self;
+  if (d->base)
+    return rod_error_set(err, ROD_EUNSUPPORTED, r->sc.source, "base",
+                         "the rfem backend cannot move its clamp between "
+                         "steps (use solver.backend = kirchhoff)");
+  r->drive = *d;
+  return ROD_OK;
+}
+
 const rod_backend_ops rod_backend_rfem = {
     .name = "rfem",
     .create = create,
@@ -187,4 +202,5 @@ const rod_backend_ops rod_backend_rfem = {
     .solve_static = solve_static,
     .step = step,
     .sample = sample,
+    .set_drive = set_drive,
 };

@@ -124,12 +124,8 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
   rod_chain_load *ld = &loads[n++];
   ld->body = tip->link;
   v3_set(ld->point, 0, 0, tip->length);
-  v3_copy(ld->force, sc->tip.force);
-  if (static_state) { /* released at t = 0+ (the static state, docs/scenario.md)
-                       */
-    v3_axpy(ld->force, sc->tip.mass, sc->environment.gravity);
-    v3_add(ld->force, ld->force, sc->tip.preload);
-  }
+  double moment[3]; /* applied by rfem_add_tip_moment */
+  rod_tip_loads(sc, &r->drive, static_state, ld->force, moment);
   double F = rod_impulse_force(sc, t);
   if (r->impulse_element >= 0 && F != 0.0) {
     const rfem_element *e = &r->el[r->impulse_element];
@@ -139,6 +135,17 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
     v3_scale(ld->force, F, r->impulse_dir);
   }
   return n;
+}
+
+void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext) {
+  double F[3], M[3], R[9], Mb[3];
+  rod_tip_loads(&r->sc, &r->drive, static_state, F, M);
+  if (M[0] == 0 && M[1] == 0 && M[2] == 0)
+    return;
+  const int link = r->el[r->tip_element].link;
+  rod_chain_pose(r->chain, link, R, NULL);
+  m3_mul_tv(Mb, R, M); /* body coordinates, as fext */
+  v3_add(fext + 6 * link, fext + 6 * link, Mb);
 }
 
 void rfem_external_forces(rod_rfem *r, double t, bool static_state,
@@ -152,6 +159,7 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
   for (int i = 0; i < n; i++)
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
                               loads[i].force, fext);
+  rfem_add_tip_moment(r, static_state, fext);
 }
 
 /* (1 - e^-x (1 + x)) / x = sum_(m >= 2) (-1)^m (m - 1) x^(m-1) / m!,

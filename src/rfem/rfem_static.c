@@ -1,6 +1,6 @@
 /* Static equilibrium of the RFEM chain (the static state, docs/scenario.md):
  * the joint angles at which the springs balance gravity and the static tip
- * loads, by Levenberg-Marquardt (include/rod/lm.h) on the free joint angles
+ * loads, by Levenberg-Marquardt (bvp/lm.h) on the free joint angles
  * with the exact Jacobian. Residual (scaled by L / EI, the moment scale of
  * solver.tolerance): r_i = (K q - G(q))_i,  G = -RNEA(q, 0, 0) the generalised
  * loads, Jacobian K - dG/dq (rod_chain_load_stiffness). The motor joint of a PD
@@ -25,6 +25,7 @@ static int static_residual(const double *x, double *res, double *J,
   for (int i = 0; i < nl; i++)
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
                               loads[i].force, r->fext);
+  rfem_add_tip_moment(r, true, r->fext);
   memset(r->full, 0, (size_t)n * sizeof(double));
   rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
   /* joint torques at rest; Maxwell springs hold Q = k q */

@@ -1,4 +1,4 @@
-#include "rod/sim.h"
+#include "sim/backend.h"
 
 const rod_backend_ops *rod_backend_for(const rod_scenario *sc) {
   switch (sc->solver.backend) {

@@ -1,14 +1,52 @@
-/* The time loop shared by every command: static state, then fixed steps,
- * samples at t = 0, every output.every steps and the last step
- * (time samples, docs/hdf5.md). */
+/* The simulation object of include/rod/sim.h and the time loop shared by
+ * every command: the static state, then fixed steps, samples at t = 0,
+ * every output.every steps and the last step (time samples,
+ * docs/hdf5.md). */
 #include "rod/sim.h"
 
+#include "core/drive.h"
+#include "core/loads.h"
+#include "core/model.h"
+#include "core/v3.h"
+#include "rod/logger.h"
+#include "sim/backend.h"
 #include "sim/energy_watch.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+struct rod_sim {
+  rod_scenario sc;
+  rod_model model; /* the clamp frame, for the base pose */
+  const rod_backend_ops *ops;
+  void *self;
+  rod_drive drive;
+  /* the clamp's pose at the current time, for backward differences */
+  double base_p[3], base_h[4];
+  bool solved; /* the static state is solved */
+  bool failed; /* a solve failed: the backend is at its last converged
+                  state and takes no more steps */
+  int step;    /* dynamic steps taken */
+  double t;    /* s */
+  rod_sim_sink sink;
+  bool has_sink;
+  rod_logger *log;    /* output opened by rod_sim_open_output */
+  rod_step_stats acc; /* effort since the last sample */
+  double acc_wall;    /* s, since the last sample */
+  int pending;        /* converged steps not yet sampled */
+  rod_sample cur;     /* the backend's sample of the current state */
+  bool cur_valid;     /* cur is of the current state */
+  rod_energy_watch watch;
+  rod_sim_result res;
+  double t_created; /* monotonic s */
+  double last_progress;
+  rod_error err;
+  char err_text[1024];
+};
 
 static double now(void) {
   struct timespec ts;
@@ -21,7 +59,228 @@ int rod_sim_step_count(const rod_scenario *sc) {
   return (int)ceil(n - 1e-9);
 }
 
-/* Sum effort over the steps since the last sample. */
+/* Record a failure: err, its text, the result's status and message. */
+static int fail(rod_sim *sim, int status, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int fail(rod_sim *sim, int status, const char *key, const char *fmt,
+                ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[sizeof sim->err.message];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  rod_error_set(&sim->err, status, sim->sc.source, key, "%s", msg);
+  return status;
+}
+
+const char *rod_sim_error(const rod_sim *sim) {
+  rod_sim *s = (rod_sim *)sim; /* the text is a cache of err */
+  rod_error_format(&s->err, s->err_text, sizeof s->err_text);
+  return s->err_text;
+}
+
+void rod_sim_get_error(const rod_sim *sim, rod_error *err) {
+  if (err)
+    *err = sim->err;
+}
+
+const rod_scenario *rod_sim_scenario(const rod_sim *sim) { return &sim->sc; }
+
+const char *rod_sim_backend(const rod_sim *sim) { return sim->ops->name; }
+
+/* The simulation stopped after a converged step (a sink's status): the
+ * result says why; later steps stay possible. */
+static int stopped(rod_sim *sim, int status) {
+  sim->res.status = status;
+  snprintf(sim->res.message, sizeof sim->res.message, "%.*s",
+           (int)sizeof sim->res.message - 1, sim->err.message);
+  return status;
+}
+
+/* ---- creation ---------------------------------------------------------- */
+
+int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
+  *out = NULL;
+  int st = rod_scenario_validate(sc, err);
+  if (st != ROD_OK)
+    return st;
+  const char *file = sc->source[0] ? sc->source : "scenario";
+  const rod_backend_ops *ops = rod_backend_for(sc);
+  if (!ops)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
+                         "backend not available in this build");
+  rod_sim *sim = calloc(1, sizeof *sim);
+  if (!sim)
+    return rod_error_set(err, ROD_ENOMEM, file, "", "out of memory");
+  sim->t_created = now();
+  sim->sc = *sc;
+  sim->ops = ops;
+  rod_model_init(&sim->model, sc);
+  rod_drive_clear(&sim->drive);
+  rod_energy_watch_init(&sim->watch, sc);
+  st = ops->create(&sim->sc, &sim->self, err);
+  if (st != ROD_OK) {
+    free(sim);
+    return st;
+  }
+  double q[3], w[3];
+  rod_base_state(&sim->sc, &sim->model, NULL, 0.0, sim->base_p, sim->base_h, q,
+                 w);
+  *out = sim;
+  return ROD_OK;
+}
+
+int rod_sim_create_file(const char *path, rod_sim **out, rod_error *err) {
+  *out = NULL;
+  rod_scenario *sc = rod_scenario_new();
+  if (!sc)
+    return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
+  int st = rod_scenario_load(sc, path, err);
+  if (st == ROD_OK)
+    st = rod_sim_create(sc, out, err);
+  rod_scenario_free(sc);
+  return st;
+}
+
+int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
+                          rod_error *err) {
+  *out = NULL;
+  rod_scenario *sc = rod_scenario_new();
+  if (!sc)
+    return rod_error_set(err, ROD_ENOMEM, name, "", "out of memory");
+  int st = rod_scenario_load_string(sc, ini, name, err);
+  if (st == ROD_OK)
+    st = rod_sim_create(sc, out, err);
+  rod_scenario_free(sc);
+  return st;
+}
+
+void rod_sim_free(rod_sim *sim) {
+  if (!sim)
+    return;
+  rod_sim_close_output(sim, NULL);
+  sim->ops->destroy(sim->self);
+  free(sim);
+}
+
+/* ---- samples ----------------------------------------------------------- */
+
+static int current_sample(rod_sim *sim) {
+  if (!sim->solved)
+    return fail(sim, ROD_EINVAL, "", "no state yet: call rod_sim_static");
+  if (sim->cur_valid)
+    return ROD_OK;
+  memset(&sim->cur, 0, sizeof sim->cur); /* fields a backend leaves out */
+  int st = sim->ops->sample(sim->self, &sim->cur);
+  if (st != ROD_OK)
+    return fail(sim, st, "", "cannot sample the state (%s)", rod_strerror(st));
+  sim->cur_valid = true;
+  return ROD_OK;
+}
+
+/* Deliver the current state with the effort since the last sample. */
+static int emit(rod_sim *sim) {
+  sim->pending = 0;
+  if (!sim->has_sink || !sim->sink.sample)
+    return ROD_OK;
+  int st = current_sample(sim);
+  if (st != ROD_OK)
+    return st;
+  rod_energy_watch_add(&sim->watch, sim->t, &sim->cur, &sim->res);
+  st = sim->sink.sample(sim->sink.user, sim->t, &sim->cur, &sim->acc,
+                        sim->acc_wall);
+  memset(&sim->acc, 0, sizeof sim->acc);
+  sim->acc_wall = 0;
+  if (st != ROD_OK)
+    return fail(sim, st, "output.file",
+                "cannot write the sample at t = %.6g s"
+                " (%s)",
+                sim->t, rod_strerror(st));
+  sim->res.samples++;
+  return ROD_OK;
+}
+
+int rod_sim_flush(rod_sim *sim) {
+  return sim->pending > 0 ? emit(sim) : ROD_OK;
+}
+
+void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink) {
+  sim->has_sink = sink != NULL;
+  if (sink)
+    sim->sink = *sink;
+  else
+    memset(&sim->sink, 0, sizeof sim->sink);
+}
+
+int rod_sim_open_output(rod_sim *sim, const char *path) {
+  rod_sim_close_output(sim, NULL);
+  int st = rod_logger_open(&sim->log, path ? path : sim->sc.output.file,
+                           &sim->sc, sim->ops->name, &sim->err);
+  if (st != ROD_OK)
+    return st;
+  rod_sim_sink sink = rod_logger_sink(sim->log);
+  rod_sim_set_sink(sim, &sink);
+  return ROD_OK;
+}
+
+int rod_sim_close_output(rod_sim *sim, const char *status) {
+  if (!sim->log)
+    return ROD_OK;
+  int st = rod_sim_flush(sim);
+  const char *text = status                      ? status
+                     : sim->res.status != ROD_OK ? sim->res.message
+                                                 : "complete";
+  int cst = rod_logger_close(sim->log, text);
+  sim->log = NULL;
+  rod_sim_set_sink(sim, NULL);
+  if (st == ROD_OK && cst != ROD_OK)
+    st = fail(sim, cst, "output.file", "cannot write the file (%s)",
+              rod_strerror(cst));
+  return st;
+}
+
+/* ---- solving ----------------------------------------------------------- */
+
+/* After a converged solve: the clamp's pose now, for backward
+ * differences of the next rod_sim_set_base. */
+static void note_base(rod_sim *sim) {
+  double q[3], w[3];
+  rod_base_state(&sim->sc, &sim->model, &sim->drive, sim->t, sim->base_p,
+                 sim->base_h, q, w);
+}
+
+int rod_sim_static(rod_sim *sim) {
+  if (sim->failed)
+    return sim->res.status;
+  rod_step_stats st;
+  double w0 = now();
+  int status = sim->ops->solve_static(sim->self, &st);
+  double wall = now() - w0;
+  sim->cur_valid = false;
+  if (status != ROD_OK) {
+    sim->failed = true;
+    sim->res.status = status;
+    snprintf(sim->res.message, sizeof sim->res.message,
+             "static equilibrium did not converge (%s)", rod_strerror(status));
+    fail(sim, status, "", "%s", sim->res.message);
+    sim->res.wall_time = now() - sim->t_created;
+    return status;
+  }
+  sim->solved = true;
+  sim->step = 0;
+  sim->t = 0.0;
+  sim->res.last = st;
+  sim->acc = st;
+  sim->acc_wall = wall;
+  note_base(sim);
+  status = emit(sim);
+  sim->res.wall_time = now() - sim->t_created;
+  return status;
+}
+
 static void accumulate(rod_step_stats *acc, const rod_step_stats *st) {
   acc->iterations += st->iterations;
   acc->integrations += st->integrations;
@@ -31,102 +290,267 @@ static void accumulate(rod_step_stats *acc, const rod_step_stats *st) {
     acc->method = st->method;
 }
 
-static int emit(const rod_backend_ops *ops, void *self,
-                const rod_sim_sink *sink, double t, const rod_step_stats *acc,
-                double wall, rod_energy_watch *watch, rod_sim_result *res) {
-  if (!sink || !sink->sample)
-    return ROD_OK;
-  rod_sample s;
-  memset(&s, 0, sizeof s);
-  int st = ops->sample(self, &s);
-  if (st == ROD_OK) {
-    rod_energy_watch_add(watch, t, &s, res);
-    st = sink->sample(sink->user, t, &s, acc, wall);
+int rod_sim_step(rod_sim *sim) {
+  if (sim->failed)
+    return fail(sim, sim->res.status, "",
+                "%s; the simulation takes no more steps", sim->res.message);
+  if (!sim->solved) {
+    int st = rod_sim_static(sim);
+    if (st != ROD_OK)
+      return st;
   }
-  if (st == ROD_OK)
-    res->samples++;
-  return st;
+  const int i = sim->step + 1;
+  const double t = i * sim->sc.time.dt;
+  rod_step_stats st;
+  double w0 = now();
+  int status = sim->ops->step(sim->self, t, &st);
+  double w1 = now();
+  sim->cur_valid = false;
+  rod_sim_result *res = &sim->res;
+  if (status != ROD_OK) {
+    sim->failed = true;
+    res->status = status;
+    snprintf(res->message, sizeof res->message,
+             "step %d (t = %.6g s) did not converge after every fallback "
+             "(%s)",
+             i, t, rod_strerror(status));
+    fail(sim, status, "", "%s", res->message);
+    /* keep the last converged step even off the sampling grid */
+    if (sim->pending > 0)
+      emit(sim);
+    res->wall_time = now() - sim->t_created;
+    return status;
+  }
+  sim->step = i;
+  sim->t = t;
+  res->steps = i;
+  res->time = t;
+  res->step_wall += w1 - w0;
+  res->iterations += st.iterations;
+  res->integrations += st.integrations;
+  res->last = st;
+  if (st.fallback)
+    res->fallbacks++;
+  if (st.residual > res->max_residual)
+    res->max_residual = st.residual;
+  accumulate(&sim->acc, &st);
+  sim->acc_wall += w1 - w0;
+  sim->pending++;
+  note_base(sim);
+  status = ROD_OK;
+  if (i % sim->sc.output.every == 0)
+    status = emit(sim);
+  if (status == ROD_OK && sim->has_sink && sim->sink.tick) {
+    status = sim->sink.tick(sim->sink.user);
+    if (status == ROD_EINTR)
+      fail(sim, status, "", "interrupted at t = %.6g s", t);
+    else if (status != ROD_OK)
+      fail(sim, status, "output.file", "cannot write the output (%s)",
+           rod_strerror(status));
+  }
+  res->wall_time = now() - sim->t_created;
+  return status == ROD_OK ? ROD_OK : stopped(sim, status);
 }
+
+int rod_sim_advance_to(rod_sim *sim, double t_end) {
+  if (!sim->solved) {
+    int st = rod_sim_static(sim);
+    if (st != ROD_OK)
+      return st;
+  }
+  const double dt = sim->sc.time.dt;
+  const int last = (int)ceil(t_end / dt - 1e-9);
+  int status = ROD_OK;
+  while (sim->step < last && status == ROD_OK) {
+    status = rod_sim_step(sim);
+    double w = now();
+    if (sim->has_sink && sim->sink.progress && w - sim->last_progress > 0.2) {
+      sim->sink.progress(sim->sink.user, sim->t, last * dt, sim->step,
+                         w - sim->t_created);
+      sim->last_progress = w;
+    }
+  }
+  return status;
+}
+
+double rod_sim_time(const rod_sim *sim) { return sim->t; }
+
+/* ---- loads and the clamp's motion -------------------------------------- */
+
+/* Hand the drive to the backend; on refusal restore the previous one. */
+static int apply_drive(rod_sim *sim, const rod_drive *old) {
+  int st = sim->ops->set_drive(sim->self, &sim->drive, &sim->err);
+  if (st != ROD_OK) {
+    sim->drive = *old;
+    return st;
+  }
+  /* loads that change in time do work: the energy balance no longer
+   * tells a discretisation that creates energy */
+  sim->watch.active = false;
+  return ROD_OK;
+}
+
+static bool finite3(const double *v) {
+  return !v || (isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]));
+}
+
+static void copy3(double *dst, const double *src) {
+  for (int i = 0; i < 3; i++)
+    dst[i] = src ? src[i] : 0.0;
+}
+
+int rod_sim_set_tip_load(rod_sim *sim, const double force[3],
+                         const double moment[3]) {
+  if (!finite3(force) || !finite3(moment))
+    return fail(sim, ROD_EINVAL, "tip", "force and moment must be finite");
+  rod_drive old = sim->drive;
+  sim->drive.tip = true;
+  copy3(sim->drive.tip_force, force);
+  copy3(sim->drive.tip_moment, moment);
+  return apply_drive(sim, &old);
+}
+
+int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
+                     const double moment[3]) {
+  int i = 0;
+  while (i < sim->sc.loads.count && strcmp(sim->sc.loads.item[i].name, name))
+    i++;
+  char label[96];
+  snprintf(label, sizeof label, "[load.%s]", name);
+  if (i == sim->sc.loads.count)
+    return fail(sim, ROD_EINVAL, label, "no such section in the scenario");
+  if (!finite3(force) || !finite3(moment))
+    return fail(sim, ROD_EINVAL, label, "force and moment must be finite");
+  rod_drive old = sim->drive;
+  sim->drive.load[i] = true;
+  copy3(sim->drive.load_force[i], force);
+  copy3(sim->drive.load_moment[i], moment);
+  return apply_drive(sim, &old);
+}
+
+/* The world angular velocity (rad/s) that turns h0 into h1 in time dt:
+ * the rotation vector of h1 h0^-1 over dt. */
+static void angular_velocity(const double h0[4], const double h1[4], double dt,
+                             double w[3]) {
+  const double c[4] = {h0[0], -h0[1], -h0[2], -h0[3]};
+  double d[4];
+  quat_mul(d, h1, c);
+  if (d[0] < 0) /* the shorter way round */
+    for (int i = 0; i < 4; i++)
+      d[i] = -d[i];
+  double s = v3_norm(d + 1);
+  double angle = 2.0 * atan2(s, d[0]);
+  double f = s > 0 ? angle / (s * dt) : 2.0 / dt; /* small angles: 2 v */
+  v3_scale(w, f, d + 1);
+}
+
+int rod_sim_set_base(rod_sim *sim, const double position[3],
+                     const double orientation[4], const double velocity[3],
+                     const double angular_velocity_world[3]) {
+  double n = 0;
+  for (int i = 0; i < 4; i++)
+    n += orientation[i] * orientation[i];
+  if (!finite3(position) || !isfinite(n) || !finite3(velocity) ||
+      !finite3(angular_velocity_world))
+    return fail(sim, ROD_EINVAL, "base", "pose and velocities must be finite");
+  if (!(fabs(n - 1.0) < 1e-6))
+    return fail(sim, ROD_EINVAL, "base",
+                "orientation must be a unit quaternion w x y z (|h|^2 = %g)",
+                n);
+  rod_drive old = sim->drive;
+  rod_drive *d = &sim->drive;
+  const double dt = sim->sc.time.dt;
+  d->base = true;
+  copy3(d->base_position, position);
+  for (int i = 0; i < 4; i++)
+    d->base_orientation[i] = orientation[i] / sqrt(n);
+  if (velocity)
+    copy3(d->base_velocity, velocity);
+  else
+    for (int i = 0; i < 3; i++)
+      d->base_velocity[i] = (position[i] - sim->base_p[i]) / dt;
+  if (angular_velocity_world)
+    copy3(d->base_angular_velocity, angular_velocity_world);
+  else
+    angular_velocity(sim->base_h, d->base_orientation, dt,
+                     d->base_angular_velocity);
+  return apply_drive(sim, &old);
+}
+
+/* ---- the state --------------------------------------------------------- */
+
+int rod_sim_points(const rod_sim *sim) {
+  if (sim->cur_valid)
+    return sim->cur.points;
+  rod_sim *s = (rod_sim *)sim; /* sampling fills the cache only */
+  return current_sample(s) == ROD_OK ? s->cur.points : 0;
+}
+
+static int copy_out(rod_sim *sim, const double *src, int width, double *out,
+                    const char *what) {
+  if (!src)
+    return fail(sim, ROD_EUNSUPPORTED, "solver.backend",
+                "the %s backend gives no %s", sim->ops->name, what);
+  memcpy(out, src, (size_t)sim->cur.points * width * sizeof(double));
+  return ROD_OK;
+}
+
+#define ROD_SIM_GETTER(fn, field, width, what)                                 \
+  int fn(rod_sim *sim, double *out) {                                          \
+    int st = current_sample(sim);                                              \
+    return st != ROD_OK ? st                                                   \
+                        : copy_out(sim, sim->cur.field, width, out, what);     \
+  }
+ROD_SIM_GETTER(rod_sim_get_arclength, s, 1, "arclengths")
+ROD_SIM_GETTER(rod_sim_get_positions, position, 3, "positions")
+ROD_SIM_GETTER(rod_sim_get_orientations, orientation, 4, "orientations")
+ROD_SIM_GETTER(rod_sim_get_velocities, velocity, 3, "velocities")
+ROD_SIM_GETTER(rod_sim_get_forces, force, 3, "internal forces")
+ROD_SIM_GETTER(rod_sim_get_moments, moment, 3, "internal moments")
+#undef ROD_SIM_GETTER
+
+int rod_sim_get_energies(rod_sim *sim, double out[3]) {
+  int st = current_sample(sim);
+  if (st != ROD_OK)
+    return st;
+  out[0] = sim->cur.kinetic;
+  out[1] = sim->cur.elastic;
+  out[2] = sim->cur.gravity;
+  return ROD_OK;
+}
+
+void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out) {
+  *out = sim->res;
+}
+
+/* ---- all in one -------------------------------------------------------- */
 
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
                 bool static_only, rod_sim_result *res, rod_error *err) {
   memset(res, 0, sizeof *res);
-  const rod_backend_ops *ops = rod_backend_for(sc);
-  if (!ops)
-    return rod_error_set(err, ROD_EUNSUPPORTED, sc->source, "solver.backend",
-                         "backend not available in this build");
-  const double t_start = now();
-  void *self = NULL;
-  int status = ops->create(sc, &self, err);
-  if (status != ROD_OK)
-    return status;
-  rod_step_stats st, acc;
-  rod_energy_watch watch;
-  rod_energy_watch_init(&watch, sc);
-  double w0 = now();
-  status = ops->solve_static(self, &st);
-  double wall = now() - w0;
+  rod_sim *sim;
+  int status = rod_sim_create(sc, &sim, err);
   if (status != ROD_OK) {
-    snprintf(res->message, sizeof res->message,
-             "static equilibrium did not converge (%s)", rod_strerror(status));
     res->status = status;
-    ops->destroy(self);
-    res->wall_time = now() - t_start;
     return status;
   }
-  status = emit(ops, self, sink, 0.0, &st, wall, &watch, res);
-  const int nsteps = static_only ? 0 : rod_sim_step_count(sc);
-  const int every = sc->output.every;
-  const double dt = sc->time.dt;
-  memset(&acc, 0, sizeof acc);
-  double acc_wall = 0, last_progress = now();
-  int pending = 0; /* converged steps not yet sampled */
-  for (int i = 1; i <= nsteps && status == ROD_OK; i++) {
-    double t = i * dt;
-    w0 = now();
-    status = ops->step(self, t, &st);
-    double w1 = now();
-    if (status != ROD_OK) {
-      snprintf(res->message, sizeof res->message,
-               "step %d (t = %.6g s) did not converge after every fallback "
-               "(%s)",
-               i, t, rod_strerror(status));
-      break;
-    }
-    res->steps = i;
-    res->time = t;
-    res->step_wall += w1 - w0;
-    res->iterations += st.iterations;
-    res->integrations += st.integrations;
-    if (st.fallback)
-      res->fallbacks++;
-    if (st.residual > res->max_residual)
-      res->max_residual = st.residual;
-    accumulate(&acc, &st);
-    acc_wall += w1 - w0;
-    pending++;
-    if (i % every == 0 || i == nsteps) {
-      status = emit(ops, self, sink, t, &acc, acc_wall, &watch, res);
-      memset(&acc, 0, sizeof acc);
-      acc_wall = 0;
-      pending = 0;
-    }
-    if (status == ROD_OK && sink && sink->tick)
-      status = sink->tick(sink->user);
-    if (sink && sink->progress && w1 - last_progress > 0.2) {
-      sink->progress(sink->user, t, nsteps * dt, i, w1 - t_start);
-      last_progress = w1;
-    }
+  rod_sim_set_sink(sim, sink);
+  status = rod_sim_static(sim);
+  if (status == ROD_OK && !static_only)
+    status = rod_sim_advance_to(sim, sc->time.duration);
+  /* the last step taken, also when a sink stopped the run after it */
+  int fst = rod_sim_flush(sim);
+  if (status == ROD_OK)
+    status = fst;
+  rod_sim_result *r = &sim->res;
+  if (status != ROD_OK) {
+    r->status = status;
+    if (!r->message[0])
+      snprintf(r->message, sizeof r->message, "%.*s",
+               (int)sizeof r->message - 1, sim->err.message);
   }
-  res->status = status;
-  if (status != ROD_OK && pending > 0 && res->steps > 0) {
-    /* keep the last converged step even off the sampling grid */
-    emit(ops, self, sink, res->time, &acc, acc_wall, &watch, res);
-  }
-  if (status != ROD_OK && !res->message[0])
-    snprintf(res->message, sizeof res->message, "stopped at t = %.6g s (%s)",
-             res->time, rod_strerror(status));
-  ops->destroy(self);
-  res->wall_time = now() - t_start;
+  r->wall_time = now() - sim->t_created;
+  *res = *r;
+  rod_sim_free(sim);
   return status;
 }

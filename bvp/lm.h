@@ -15,8 +15,8 @@
  * the shooting Jacobian from one step to the next.
  *
  * The workspace is allocated once; rod_lm_solve never allocates. */
-#ifndef ROD_LM_H
-#define ROD_LM_H
+#ifndef ROD_BVP_LM_H
+#define ROD_BVP_LM_H
 
 #include <stdbool.h>
 

@@ -1,0 +1,36 @@
+/* The backends behind one ops table (Kirchhoff/Cosserat by shooting, the
+ * RFEM chain), driven by the time loop of sim.c. Private: an embedder uses
+ * rod_sim (include/rod/sim.h). */
+#ifndef ROD_SIM_BACKEND_H
+#define ROD_SIM_BACKEND_H
+
+#include "core/drive.h"
+#include "rod/scenario.h"
+#include "rod/sim.h"
+#include "rod/status.h"
+
+typedef struct rod_backend_ops {
+  const char *name;
+  int (*create)(const rod_scenario *sc, void **self, rod_error *err);
+  void (*destroy)(void *self);
+  /* Static equilibrium: the t = 0 state (the static state,
+   * docs/scenario.md). */
+  int (*solve_static)(void *self, rod_step_stats *st);
+  /* Advance from the current time to time t. */
+  int (*step)(void *self, double t, rod_step_stats *st);
+  /* The current state. */
+  int (*sample)(void *self, rod_sample *out);
+  /* Take the loads and boundary motion set between steps (core/drive.h):
+   * they apply from the next solve on. ROD_EUNSUPPORTED (err says which)
+   * for what the backend cannot apply; the backend's drive is then
+   * unchanged. */
+  int (*set_drive)(void *self, const rod_drive *d, rod_error *err);
+} rod_backend_ops;
+
+extern const rod_backend_ops rod_backend_kirchhoff;
+extern const rod_backend_ops rod_backend_rfem;
+
+/* The ops of the scenario's solver.backend; NULL if not in this build. */
+const rod_backend_ops *rod_backend_for(const rod_scenario *sc);
+
+#endif
