@@ -528,6 +528,15 @@ START_TEST(cli_writes_the_fitted_scenario) {
       sscanf(p, "\nstd_error = %lf %lf%n", &se[0], &se[1], &consumed), 2);
   ck_assert(p[consumed] == '\n'); /* exactly one per key */
   ck_assert(se[0] > 0 && se[0] < 1e-3 * truth.rod.bending_stiffness);
+  /* where the fit started: the --set value, to the 10 digits written */
+  double start[2];
+  p = strstr(fit, "\nstart = ");
+  ck_assert_ptr_nonnull(p);
+  ck_assert_int_eq(
+      sscanf(p, "\nstart = %lf %lf%n", &start[0], &start[1], &consumed), 2);
+  ck_assert(p[consumed] == '\n');
+  ck_assert_double_eq(start[0], 0.042);
+  ck_assert(start[1] > 0);
   ck_assert_int_eq(
       sscanf(strstr(fit, "\nrms_residual = "), "\nrms_residual = %lf", &rms),
       1);

@@ -241,6 +241,51 @@ START_TEST(failure_keeps_converged_steps) {
 }
 END_TEST
 
+/* Read dir/NAME into buf. */
+static void read_file(const char *name, char *buf, size_t size) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "r");
+  ck_assert_ptr_nonnull(f);
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* run and bench print one real-time ratio: simulated time / wall time of
+ * the whole run, the wall time they print beside it. run prints both to 3
+ * digits (each within 0.5% of its value), bench to 6. */
+START_TEST(realtime_ratio_is_simulated_over_wall) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096], out[4096];
+  int st = rodsim("run good.ini --quiet -o out.h5", err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  read_file("stdout.txt", out, sizeof out);
+  double t, wall, ratio;
+  const char *p = strstr(out, "steps to t = ");
+  ck_assert_msg(p && sscanf(p,
+                            "steps to t = %lf s in %lf s (real-time ratio "
+                            "%lf)",
+                            &t, &wall, &ratio) == 3,
+                "run printed: %s", out);
+  ROD_ASSERT_NEAR(t, 0.01, 1e-12);
+  ck_assert_msg(fabs(ratio - t / wall) <= 1e-2 * ratio,
+                "ratio %g, t / wall = %g / %g = %g", ratio, t, wall, t / wall);
+  st = rodsim("bench good.ini", err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  read_file("stdout.txt", out, sizeof out);
+  double dt;
+  int steps;
+  p = strchr(out, '\n');
+  ck_assert_msg(
+      p && sscanf(p + 1, "%lf,%d,%lf,%lf", &dt, &steps, &wall, &ratio) == 4,
+      "bench printed: %s", out);
+  ck_assert_msg(fabs(ratio - steps * dt / wall) <= 1e-5 * ratio,
+                "ratio %g, %d x %g / %g", ratio, steps, dt, wall);
+}
+END_TEST
+
 static Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("exit statuses");
@@ -254,6 +299,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, under_resolved_impulse_warns);
   tcase_add_test(tc, energy_growth_warns);
   tcase_add_test(tc, coarse_grid_warns);
+  tcase_add_test(tc, realtime_ratio_is_simulated_over_wall);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -130,12 +130,15 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
                              const rod_calib_result *res, char *buf,
                              size_t size) {
   char keys[ROD_CALIB_MAX_KEYS * 33] = "", errors[ROD_CALIB_MAX_KEYS * 16] = "";
-  size_t nk = 0, ne = 0;
+  char starts[ROD_CALIB_MAX_KEYS * 20] = "";
+  size_t nk = 0, ne = 0, ns = 0;
   for (int j = 0; j < o->nkeys; j++) {
     nk += (size_t)snprintf(keys + nk, sizeof keys - nk, "%s%s", j ? "," : "",
                            o->keys[j]);
     ne += (size_t)snprintf(errors + ne, sizeof errors - ne, "%s%.3g",
                            j ? " " : "", res->std_error[j]);
+    ns += (size_t)snprintf(starts + ns, sizeof starts - ns, "%s%.10g",
+                           j ? " " : "", res->initial[j]);
   }
   return (size_t)snprintf(
       buf, size,
@@ -143,10 +146,11 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
       "; rodsim calibrate, %s objective, %d residuals%s\n"
       "keys = %s\n"
       "std_error = %s\n"
+      "start = %s\n"
       "rms_residual = %.3g\n"
       "iterations = %d\n"
       "simulations = %d\n",
       o->objective == ROD_CALIB_FEATURES ? "features" : "trajectory",
       res->residuals, res->converged ? "" : " (not converged)", keys, errors,
-      res->rms_residual, res->iterations, res->simulations);
+      starts, res->rms_residual, res->iterations, res->simulations);
 }

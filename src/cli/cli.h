@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "rod/scenario.h"
+#include "rod/sim.h"
 
 /* Exit statuses of docs/commands.md. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
@@ -47,6 +48,11 @@ void cli_fail(const char *fmt, ...)
 /* Parse a comma-separated list of positive numbers; returns the count or -1
  * on a malformed or non-positive entry. */
 int cli_parse_list(const char *text, double *out, int max);
+
+/* The real-time ratio that run and bench print: simulated time / wall time
+ * of the whole run (set-up, static state and every step; for run also the
+ * writing of samples), INFINITY when no time was measured. */
+double cli_realtime_ratio(const rod_sim_result *res);
 
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);

@@ -28,7 +28,7 @@ static const char *help =
     "  features    first peak, first valley, final peak and frequency of z\n"
     "              after release (Till & Rucker 2017, section III.A)\n\n"
     "Writes the scenario with the fitted values and a [fit] section (keys,\n"
-    "std_error, rms_residual, iterations, simulations) to FITTED.ini\n"
+    "std_error, start, rms_residual, iterations, simulations) to FITTED.ini\n"
     "(default: standard output); a summary goes to standard error.\n"
     "Exit status: 0 fitted; 1 a simulation failed or the fit did not\n"
     "converge (the best point is written); 2 bad input.\n";
@@ -147,9 +147,9 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
             r->value[j], r->std_error[j], unit_of(o->keys[j]), r->initial[j]);
   fprintf(stderr,
           "  rms residual %.3g m; %d iterations, %d simulations on %d "
-          "threads, %.1f s\n",
+          "thread%s, %.1f s\n",
           r->rms_residual, r->iterations, r->simulations, r->threads,
-          r->wall_time);
+          r->threads == 1 ? "" : "s", r->wall_time);
   for (int j = 0; j < o->nkeys; j++)
     if (!isfinite(r->std_error[j])) {
       fputs("  (an infinite error: the data do not determine that key)\n",

@@ -13,8 +13,10 @@ static const char *run_help =
     "[--quiet]\n\n"
     "Solves the static initial state (t = 0), then simulates time.duration\n"
     "seconds in steps of time.dt, writing the HDF5 file of docs/hdf5.md\n"
-    "(output.file, or OUT.h5). Exit status: 0 complete, 1 the solver failed\n"
-    "(every converged step is kept), 2 bad input.\n";
+    "(output.file, or OUT.h5), and prints one line: steps, wall time, the\n"
+    "real-time ratio (simulated time / wall time of the whole run, writing\n"
+    "the file included) and the solver's effort. Exit status: 0 complete,\n"
+    "1 the solver failed (every converged step is kept), 2 bad input.\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
@@ -174,7 +176,7 @@ static int run_common(int argc, char **argv, bool static_only) {
     printf("  wall time %.3g s -> %s\n", res.wall_time, sc.output.file);
     return CLI_OK;
   }
-  double ratio = res.step_wall > 0 ? res.time / res.step_wall : INFINITY;
+  double ratio = cli_realtime_ratio(&res);
   printf("%s: %d steps to t = %.6g s in %.3g s (real-time ratio %.3g), "
          "mean iterations %.2f, integrations/step %.2f, fallbacks %d -> %s\n",
          sc.source, res.steps, res.time, res.wall_time, ratio,

@@ -23,6 +23,10 @@ void cli_print_error(const rod_error *err) {
   fprintf(stderr, "rodsim: %s\n", buf);
 }
 
+double cli_realtime_ratio(const rod_sim_result *res) {
+  return res->wall_time > 0 ? res->time / res->wall_time : INFINITY;
+}
+
 bool cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
