@@ -1,15 +1,21 @@
 #!/usr/bin/python3
-"""Plot a calibration: measured tip against the fitted scenario's simulation.
+"""Plot a calibration: the measured tip against the fitted and the start rod.
 
 usage: plot_calibration.py FITTED.ini --data TIP.csv [--h5 RUN.h5]
                            [--rodsim build/rodsim] [-o FITTED.png]
 
-FITTED.ini is the output of `rodsim calibrate`. Without --h5 the fitted
-scenario is run with `rodsim run` (to the data's last time, every step
-written) into a temporary file. The simulated tip is interpolated to the
+FITTED.ini is the output of `rodsim calibrate`. The fitted scenario is run
+with `rodsim run` (to the data's last time, every step written) into a
+temporary directory, and so is the rod the fit started from (the [fit]
+section's `start` values), unless --h5 gives a run of the fitted scenario
+(then the start is not drawn). The simulated tip is interpolated to the
 data's times by cubic Hermite interpolation with the simulated tip velocity
-(/rod/velocity), so the residuals show the fit, not the interpolation. Top:
-the measured and simulated coordinates; bottom: simulated minus measured.
+(/rod/velocity), so the residuals show the fit, not the interpolation.
+
+Left: each measured coordinate (points) over the fitted simulation (thin
+line) and the start's (dashed), and the residuals, simulated minus
+measured. Right: the first period enlarged, and the fitted values with
+their standard errors, units and the start.
 
 Needs Debian's python3-numpy, python3-h5py and python3-matplotlib.
 """
@@ -17,6 +23,7 @@ import argparse
 import configparser
 import os
 import subprocess
+import sys
 import tempfile
 
 import h5py
@@ -25,6 +32,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+FIT_COLOR = "black"
+START_COLOR = "tab:orange"
+DATA_COLOR = "tab:blue"
 
 
 def read_tip_csv(path):
@@ -38,24 +49,48 @@ def read_tip_csv(path):
 
 
 def read_fit(path):
-    """The [fit] section of a fitted scenario, or None."""
+    """The [fit] section of a fitted scenario as a dict, or None."""
     ini = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
     ini.read(path)
     if not ini.has_section("fit"):
         return None
     fit = dict(ini["fit"])
     keys = fit["keys"].split(",")
-    errors = fit["std_error"].split()
-    values = [ini["rod"][k] for k in keys]
-    return keys, values, errors, fit
+    return {
+        "keys": keys,
+        "values": [float(ini["rod"][k]) for k in keys],
+        "errors": [float(e) for e in fit["std_error"].split()],
+        "start": ([float(v) for v in fit["start"].split()]
+                  if "start" in fit else None),
+        "rms": float(fit.get("rms_residual", "nan")),
+        "iterations": fit.get("iterations", "?"),
+        "simulations": fit.get("simulations", "?"),
+    }
 
 
-def simulate(rodsim, fitted, t_end, scratch):
-    out = os.path.join(scratch, "fitted.h5")
-    subprocess.run([rodsim, "run", fitted, "-o", out, "--quiet",
-                    "--set", f"time.duration={t_end:.17g}",
-                    "--set", "output.every=1"], check=True)
+def units(rodsim):
+    """Unit of every [rod] key, from the program's own key table."""
+    p = subprocess.run([rodsim, "keys", "rod", "--markdown"],
+                       capture_output=True, text=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            out[cells[0].strip("`")] = cells[2]
     return out
+
+
+def simulate(rodsim, scenario, t_end, out, sets=()):
+    cmd = [rodsim, "run", scenario, "-o", out, "--quiet",
+           "--set", f"time.duration={t_end:.17g}", "--set", "output.every=1"]
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"plot_calibration: {' '.join(cmd)}: {p.stderr.strip()}")
+    with h5py.File(out, "r") as f:
+        return (f["/time"][...], f["/tip/position"][...],
+                f["/rod/velocity"][:, -1, :])
 
 
 def hermite(t, p, v, tq):
@@ -71,6 +106,34 @@ def hermite(t, p, v, tq):
     return h00 * p[k] + h10 * h * v[k] + h01 * p[k + 1] + h11 * h * v[k + 1]
 
 
+def first_period(t, z):
+    """The time of the second upward crossing of z's mean after t = 0 (one
+    period), or a tenth of the record."""
+    sel = t > 0
+    zz = z[sel] - np.mean(z[sel])
+    up = np.nonzero((zz[:-1] < 0) & (zz[1:] >= 0))[0]
+    if len(up) >= 2:
+        return t[sel][up[1]] * 1.05
+    return t[-1] / 10
+
+
+def fit_table(fit, unit_of):
+    """Lines of the right-hand table."""
+    rows = []
+    for k, v, e, s in zip(fit["keys"], fit["values"], fit["errors"],
+                          fit["start"] or [None] * len(fit["keys"])):
+        u = unit_of.get(k, "")
+        rows.append(f"{k} ({u})" if u else k)
+        rows.append(f"   fit    {v:.6g} ± {e:.2g}")
+        if s is not None:
+            rows.append(f"   start  {s:.6g}  ({(v / s - 1) * 100:+.1f} %)")
+    rows.append("")
+    rows.append(f"rms residual {fit['rms'] * 1e3:.3g} mm")
+    rows.append(f"{fit['iterations']} iterations, "
+                f"{fit['simulations']} simulations")
+    return "\n".join(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("fitted")
@@ -82,42 +145,91 @@ def main():
     out = a.output or os.path.splitext(a.fitted)[0] + ".png"
     data = read_tip_csv(a.data)
     td = data["t"]
-    with tempfile.TemporaryDirectory(prefix="rodsim_calib_") as scratch:
-        h5 = a.h5 or simulate(a.rodsim, a.fitted, max(td[-1], 0.0), scratch)
-        with h5py.File(h5, "r") as f:
-            t = f["/time"][...]
-            tip = f["/tip/position"][...]
-            vel = f["/rod/velocity"][:, -1, :]
-    coords = [c for c in "xyz" if c in data]
-    fig, ax = plt.subplots(2, 1, figsize=(9, 7), sharex=True,
-                           gridspec_kw={"height_ratios": [2, 1]})
-    for c in coords:
-        i = "xyz".index(c)
-        sim = hermite(t, tip[:, i], vel[:, i], td)
-        res = sim - data[c]
-        rms = np.sqrt(np.mean(res**2))
-        line, = ax[0].plot(t, tip[:, i], lw=1, label=f"{c} simulated")
-        ax[0].plot(td, data[c], ".", ms=1.5, color=line.get_color(),
-                   alpha=0.5, label=f"{c} measured")
-        ax[1].plot(td, res * 1e3, lw=0.6, color=line.get_color(),
-                   label=f"{c}: rms {rms * 1e3:.3g} mm")
+    t_end = max(td[-1], 0.0)
     fit = read_fit(a.fitted)
-    title = os.path.basename(a.fitted)
+    unit_of = units(a.rodsim)
+    with tempfile.TemporaryDirectory(prefix="rodsim_calib_") as scratch:
+        if a.h5:
+            with h5py.File(a.h5, "r") as f:
+                fitted = (f["/time"][...], f["/tip/position"][...],
+                          f["/rod/velocity"][:, -1, :])
+        else:
+            fitted = simulate(a.rodsim, a.fitted, t_end,
+                              os.path.join(scratch, "fitted.h5"))
+        start = None
+        if fit and fit["start"] and not a.h5:
+            sets = [f"rod.{k}={v:.17g}" for k, v in zip(fit["keys"],
+                                                        fit["start"])]
+            start = simulate(a.rodsim, a.fitted, t_end,
+                             os.path.join(scratch, "start.h5"), sets)
+    coords = [c for c in "zxy" if c in data]
+    n = len(coords)
+    fig = plt.figure(figsize=(13, 3.0 * (n + 1) + 0.6))
+    gs = fig.add_gridspec(n + 1, 2, width_ratios=[3, 1.25], hspace=0.45,
+                          wspace=0.22)
+    axes = [fig.add_subplot(gs[k, 0]) for k in range(n + 1)]
+    for ax in axes[1:]:
+        ax.sharex(axes[0])
+    res_ax = axes[n]
+    zoom = fig.add_subplot(gs[0, 1])
+    text_ax = fig.add_subplot(gs[1:, 1])
+    text_ax.axis("off")
+    t_zoom = first_period(td, data[coords[0]])
+    # the overview shows at most ~500 of the samples (the enlarged first
+    # period and the residuals show them all)
+    stride = max(1, len(td) // 500)
+    res_colors = ("tab:green", "tab:purple", "tab:brown")
+    for k, c in enumerate(coords):
+        i = "xyz".index(c)
+        ax = axes[k]
+        sim = hermite(fitted[0], fitted[1][:, i], fitted[2][:, i], td)
+        rms = np.sqrt(np.mean((sim - data[c]) ** 2))
+        srms = None
+        if start is not None:
+            s0 = hermite(start[0], start[1][:, i], start[2][:, i], td)
+            srms = np.sqrt(np.mean((s0 - data[c]) ** 2))
+        for target in [ax] + ([zoom] if k == 0 else []):
+            big = target is zoom
+            sel = td <= t_zoom if big else slice(None, None, stride)
+            every = "" if big or stride == 1 else f", 1 in {stride} shown"
+            target.plot(td[sel], data[c][sel] * 1e3, "o", ms=3 if big else 2.5,
+                        mfc="none", mew=0.6, color=DATA_COLOR,
+                        label=f"measured{every}", zorder=1)
+            if start is not None:
+                ts = start[0] <= t_zoom if big else slice(None)
+                target.plot(start[0][ts], start[1][ts, i] * 1e3, "--",
+                            lw=0.9, color=START_COLOR,
+                            label=f"start (rms {srms * 1e3:.3g} mm)", zorder=2)
+            tf = fitted[0] <= t_zoom if big else slice(None)
+            target.plot(fitted[0][tf], fitted[1][tf, i] * 1e3, "-", lw=0.8,
+                        color=FIT_COLOR,
+                        label=f"fitted (rms {rms * 1e3:.3g} mm)", zorder=3)
+        ax.set_ylabel(f"tip {c} (mm)")
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelbottom=False)
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8,
+                  ncol=3, frameon=False, borderaxespad=0.2)
+        res_ax.plot(td, (sim - data[c]) * 1e3, ".", ms=1.5,
+                    color=res_colors[k], label=f"{c}: rms {rms * 1e3:.3g} mm")
+    res_ax.axhline(0, color="0.5", lw=0.6)
+    res_ax.set_ylabel("fitted - measured (mm)")
+    res_ax.set_xlabel("time since release (s)")
+    res_ax.grid(alpha=0.3)
+    res_ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8,
+                  ncol=3, frameon=False, borderaxespad=0.2, markerscale=5)
+    zoom.set_title(f"tip {coords[0]}, first period", fontsize=10)
+    zoom.set_xlabel("time since release (s)")
+    zoom.set_ylabel(f"tip {coords[0]} (mm)")
+    zoom.grid(alpha=0.3)
     if fit:
-        keys, values, errors, section = fit
-        title += "\n" + ", ".join(f"{k} = {float(v):.6g} ± {float(e):.2g}"
-                                  for k, v, e in zip(keys, values, errors))
-    ax[0].set_title(title, fontsize=9)
-    ax[0].set_ylabel("tip position (m)")
-    ax[0].legend(loc="best", fontsize=8, markerscale=4)
-    ax[0].grid(alpha=0.3)
-    ax[1].set_ylabel("simulated - measured (mm)")
-    ax[1].set_xlabel("time since release (s)")
-    ax[1].legend(loc="best", fontsize=8)
-    ax[1].grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    print(out)
+        text_ax.text(0.02, 0.98, fit_table(fit, unit_of), va="top",
+                     ha="left", family="monospace", fontsize=9,
+                     transform=text_ax.transAxes)
+    fig.suptitle(f"Calibration of {os.path.basename(a.fitted)} against "
+                 f"{os.path.basename(a.data)} ({len(td)} samples)",
+                 fontsize=12)
+    fig.savefig(out, dpi=110, bbox_inches="tight")
+    print(f"plot_calibration: {out}")
 
 
 if __name__ == "__main__":
