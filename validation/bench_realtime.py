@@ -61,7 +61,7 @@ def main():
     a = ap.parse_args()
     extra = sum((["--set", s] for s in a.set), [])
     os.makedirs(a.out, exist_ok=True)
-    fig, ax = plt.subplots(2, 1, figsize=(7, 8), sharex=True)
+    fig, ax = plt.subplots(2, 1, figsize=(7.5, 8.5), sharex=True)
     table = []
     for name, path, dt_max in SCENARIOS:
         dts = ",".join(d for d in a.dts.split(",") if float(d) <= dt_max)
@@ -76,11 +76,17 @@ def main():
     ax[0].axhspan(1, ax[0].get_ylim()[1], color="gold", alpha=0.2,
                   label="real time or faster")
     ax[0].set_ylabel("real-time ratio (simulated / wall time)")
-    ax[0].set_title("rodsim bench: RK4, 100 nodes, alpha = -0.48\n"
-                    "(Till & Rucker 2017, Fig. 6; best of %d runs)" % a.repeat)
+    ax[0].set_title("Real-time ratio against the time step (as Till & "
+                    "Rucker 2017, Fig. 6)\nrodsim bench, RK4, 100 nodes, "
+                    "alpha = -0.48, best of %d run%s\n(1-minute load average "
+                    "%.1f on %d cores)"
+                    % (a.repeat, "" if a.repeat == 1 else "s",
+                       os.getloadavg()[0], os.cpu_count()),
+                    fontsize=10)
     ax[0].legend()
     ax[0].grid(alpha=0.3, which="both")
     ax[1].set_ylabel("spatial integrations per step")
+    ax[1].set_title("solver effort", fontsize=10)
     ax[1].set_xlabel("time step dt (s)")
     ax[1].grid(alpha=0.3, which="both")
     ax[1].legend()

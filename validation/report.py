@@ -107,15 +107,22 @@ def study_statics(rs, out, quick):
                                             f"space.nodes={N}",
                                             f"space.integrator={integ}"])
             errs.append(math.hypot(tip[0] - x, -tip[2] - y))
-        h = [1.0 / (N - 1) for N in Ns]
-        ax.loglog(h, errs, "o-", label=integ)
+        h = np.array([1.0 / (N - 1) for N in Ns])
         p = np.polyfit(np.log(h[-3:]), np.log(errs[-3:]), 1)[0]
+        line, = ax.loglog(h, errs, "o-",
+                          label=f"{'Euler' if integ == 'euler' else 'RK4'}: "
+                          f"{Ns[0]} to {Ns[-1]} nodes, observed order {p:.2f}")
+        q = 1 if integ == "euler" else 4
+        ax.loglog(h, errs[-1] * (h / h[-1]) ** q, ":", color=line.get_color(),
+                  lw=1, label=f"slope {q}")
         orders[integ] = (Ns, errs, p)
-    ax.set_xlabel("grid spacing h / L")
+    ax.set_xlabel("grid spacing h / L  (h = L / (nodes - 1))")
     ax.set_ylabel("tip position error / L")
-    ax.set_title("Elastica, P L^2/EI = 3: convergence in N")
+    ax.set_title("Statics: convergence in the grid\n"
+                 "cantilever under a tip load P L²/EI = 3 against the "
+                 "elastica", fontsize=10)
     ax.grid(alpha=0.3, which="both")
-    ax.legend()
+    ax.legend(fontsize=8)
     md.append("\n" + save(fig, out, "statics_convergence.png") + "\n")
     for integ, (Ns, errs, p) in orders.items():
         md.append(f"- {integ}: errors " + ", ".join(
@@ -206,31 +213,37 @@ def study_scenarios(rs, out, quick):
         E = (run["/energy/kinetic"] + run["/energy/elastic"]
              + run["/energy/gravity"])
         fig, ax = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
+        fig.suptitle(f"The paper's {name} experiment ({ini})\nRK4, 100 "
+                     "nodes, dt = 2 ms, alpha = -0.48, the parameters of "
+                     "Till & Rucker (2017), Table II", fontsize=11)
         ax[0].plot(t, tip[:, 2] * 1e3)
         ax[0].set_ylabel("tip z (mm)")
-        ax[0].set_title(f"{name} ({ini}: RK4, 100 nodes, dt 2 ms, "
-                        "alpha -0.48, Table II RK4 parameters)")
+        ax[0].set_title("tip height", fontsize=10)
         ax[0].grid(alpha=0.3)
         ax[1].plot(t, run["/energy/kinetic"] * 1e3, label="kinetic")
         ax[1].plot(t, run["/energy/elastic"] * 1e3, label="elastic")
         ax[1].plot(t, (run["/energy/gravity"] - run["/energy/gravity"][0])
-                   * 1e3, label="gravity - gravity(0)")
+                   * 1e3, label="gravity (from its value at t = 0)")
         ax[1].plot(t, (E - run["/energy/gravity"][0]) * 1e3, "k",
-                   label="total - gravity(0)")
-        ax[1].set_ylabel("energy (mJ)")
+                   label="total (the same datum)")
+        ax[1].set_ylabel("energy of the rod (mJ)")
+        ax[1].set_title("energies (the tip mass's excluded)", fontsize=10)
         ax[1].legend(fontsize=8)
         ax[1].grid(alpha=0.3)
         it = run["/solver/integrations"]
         meth = run["/solver/method"]
-        for m, lab, c in ((0, "simple", "C0"), (1, "modified", "C1"),
-                          (2, "BDF2", "C3")):
+        for m, lab, c in ((0, "simple shooting", "C0"),
+                          (1, "modified shooting", "C1"),
+                          (2, "BDF2 retry", "C3")):
             sel = meth[1:] == m
             if sel.any():
                 ax[2].plot(t[1:][sel], it[1:][sel], ".", ms=3, color=c,
                            label=lab)
-        ax[2].set_ylabel("integrations per step")
+        ax[2].set_ylabel("spatial integrations per step")
         ax[2].set_xlabel("time (s)")
-        ax[2].legend(fontsize=8)
+        ax[2].set_title("solver effort, by the method that solved the step",
+                        fontsize=10)
+        ax[2].legend(fontsize=8, markerscale=3)
         ax[2].grid(alpha=0.3)
         md.append(f"### {name}\n\n{save(fig, out, ini[:-4] + '.png')}\n")
         md.append(f"`{summary.strip()}`\n")
@@ -291,11 +304,13 @@ def study_history(rs, out, quick):
             md.append(f"| {N} | {kh:.2f} | {hist} | {err:+.1e} | "
                       f"{rho / abs(z) - 1:+.1e} |")
         ax.loglog(khs, errs, "o-", label=hist)
-    ax.set_xlabel("k h")
-    ax.set_ylabel("|mode-1 frequency error|")
-    ax.set_title("History interpolation: frequency error against k h")
+    ax.set_xlabel("k h  (k⁴ = ρA c0² / EI, h the grid spacing)")
+    ax.set_ylabel("|mode-1 frequency error|, relative to the scheme's own")
+    ax.set_title("History at RK4's inner stages: frequency error against "
+                 "k h\ncantilever, dt = 1 ms, alpha = -0.48, "
+                 f"{Ns[0]} to {Ns[-1]} nodes", fontsize=10)
     ax.grid(alpha=0.3, which="both")
-    ax.legend()
+    ax.legend(title="space.history", fontsize=9)
     md.append("\n" + save(fig, out, "history.png") + "\n")
     md.append("Linear interpolation (the paper's) is second order and its "
               "growth per step is positive: energy is created. Hermite is "
@@ -315,14 +330,16 @@ def study_conditioning(rs, out, quick):
     dt = [float(r[0]) for r in rows]
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.loglog(dt, [float(r[1]) for r in rows], "k--",
-              label="exp(k L / sqrt 2)")
-    ax.loglog(dt, [float(r[2]) for r in rows], "o-", label="simple shooting")
+              label="estimate exp(k L / √2)")
+    ax.loglog(dt, [float(r[2]) for r in rows], "o-",
+              label="simple shooting (missing: overflow)")
     ax.loglog(dt, [float(r[4]) for r in rows], "s-", label="modified shooting")
-    ax.set_xlabel("dt (s)")
+    ax.set_xlabel("time step dt (s)")
     ax.set_ylabel("condition number of the shooting Jacobian")
-    ax.set_title("Impulse scenario, 6 ms into the strike")
+    ax.set_title("Conditioning of the shooting problem against dt\nimpulse "
+                 "scenario, 6 ms into the strike", fontsize=10)
     ax.grid(alpha=0.3, which="both")
-    ax.legend()
+    ax.legend(fontsize=9)
     md = ["## Small time steps: conditioning of the shooting problem\n",
           save(fig, out, "conditioning.png") + "\n",
           "| dt (s) | exp(kL/sqrt2) | cond, simple | nodes | cond, "
@@ -405,24 +422,32 @@ def study_floor(rs, out, quick):
         return v[part]
 
     t = col("t")
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4.5))
-    ax[0].semilogy(t, col("r0"), ".", ms=2, label="r at the prediction")
+    fig, ax = plt.subplots(1, 2, figsize=(12, 5))
+    fig.suptitle("Where the floor of integrations per step lies: weight "
+                 "release, RK4, 100 nodes, dt = 2 ms, alpha = -0.48",
+                 fontsize=11)
+    ax[0].semilogy(t, col("r0"), ".", ms=2,
+                   label="at the prediction (before any iteration)")
     ax[0].semilogy(t, col("exact_r1"), ".", ms=2,
-                   label="after one Newton step, exact J")
-    ax[0].axhline(1e-8, color="k", ls="--", label="solver.tolerance")
-    ax[0].set_xlabel("t (s)")
-    ax[0].set_ylabel("scaled residual")
-    ax[0].legend(fontsize=8)
+                   label="after one Newton step with the exact Jacobian")
+    ax[0].axhline(1e-8, color="k", ls="--", label="solver.tolerance (1e-8)")
+    ax[0].set_xlabel("time (s)")
+    ax[0].set_ylabel("scaled residual of simple shooting")
+    ax[0].set_title("how far a step starts from converged", fontsize=10)
+    ax[0].legend(fontsize=8, markerscale=4)
     ax[0].grid(alpha=0.3)
-    for name, label in (("solver_integrations", "solver (integrations)"),
-                        ("exact_sweeps", "exact J for free (sweeps)"),
-                        ("oracle6_sweeps", "unknowns predicted to 1e-6, "
-                         "exact J for free")):
+    for name, label in (("solver_integrations",
+                         "the solver as it runs (integrations)"),
+                        ("exact_sweeps",
+                         "Newton, exact Jacobian for free (sweeps)"),
+                        ("oracle6_sweeps", "the same from unknowns "
+                         "predicted to 1e-6 (sweeps)")):
         ax[1].plot(t, col(name), ".", ms=3, label=label)
-    ax[1].axhline(3, color="k", ls="--", label="target")
-    ax[1].set_xlabel("t (s)")
-    ax[1].set_ylabel("per step")
-    ax[1].legend(fontsize=8)
+    ax[1].axhline(3, color="k", ls="--", label="target: 3 per step")
+    ax[1].set_xlabel("time (s)")
+    ax[1].set_ylabel("spatial integrations per step")
+    ax[1].set_title("what a step costs, and what it could cost", fontsize=10)
+    ax[1].legend(fontsize=8, markerscale=3)
     ax[1].grid(alpha=0.3)
     md = ["## Where the floor of integrations per step lies\n",
           save(fig, out, "newton_floor.png") + "\n",
@@ -483,7 +508,9 @@ def study_compare(rs, out, quick):
               "the Kirchhoff run; frequencies are the dominant frequency of "
               "the tip z (zero crossings refined by a damped-sine fit).\n")
     counts = "2,4,8,16,32" if quick else "2,4,8,16,32,64"
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, ax = plt.subplots(1, 2, figsize=(12, 5))
+    fig.suptitle("Rigid finite elements (RFEM) against the Kirchhoff rod: "
+                 f"weight release, 1 s, dt = {dt * 1e3:g} ms", fontsize=11)
     rows_all = []
     for layout in ("centered", "uniform"):
         for planar in ("false", "true"):
@@ -508,15 +535,22 @@ def study_compare(rs, out, quick):
             md.append(f"- {label}: frequency error falls at order "
                       f"{-p:.2f} in n")
     ref_wall = float(rows_all[0][1]["reference_wall_s"])
-    ax[1].axvline(ref_wall, color="k", ls="--", label="Kirchhoff wall time")
-    ax[0].set_xlabel("segments n")
-    ax[0].set_ylabel("|frequency / Kirchhoff - 1|")
-    ax[0].set_title("Frequency error against n")
+    ax[1].axvline(ref_wall, color="k", ls="--",
+                  label="wall time of the Kirchhoff run")
+    ns = [int(x) for x in counts.split(",")]
+    ax[0].set_xticks(ns)
+    ax[0].set_xticklabels([str(x) for x in ns])
+    ax[0].minorticks_off()
+    ax[0].set_xlabel("RFEM elements n")
+    ax[0].set_ylabel("|RFEM frequency / Kirchhoff frequency - 1|")
+    ax[0].set_title("frequency error against the number of elements",
+                    fontsize=10)
     ax[0].grid(alpha=0.3, which="both")
-    ax[0].legend(fontsize=8)
-    ax[1].set_xlabel("wall time of the run (s)")
-    ax[1].set_ylabel("tip rms error against Kirchhoff (m)")
-    ax[1].set_title("Accuracy against cost")
+    ax[0].legend(fontsize=8, title="layout, joints")
+    ax[1].set_xlabel("wall time of the RFEM run (s)")
+    ax[1].set_ylabel("tip rms error against the Kirchhoff run (m)")
+    ax[1].set_title("accuracy against cost (2 to 64 elements)"
+                    if not quick else "accuracy against cost", fontsize=10)
     ax[1].grid(alpha=0.3, which="both")
     ax[1].legend(fontsize=8)
     md.append("\n" + save(fig, out, "compare.png") + "\n")
