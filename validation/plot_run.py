@@ -104,7 +104,9 @@ def caption(r, T, path, width):
     """The run's parameters: two paragraphs wrapped to width characters."""
     ini = r["ini"]
     model = get(ini, "rod", "model", "kirchhoff")
-    parts = [f"{os.path.basename(path)}: {model} rod",
+    body = (f"{model} rod" if r["backend"] != "rfem"
+            else "rod as a chain of rigid elements")
+    parts = [f"{os.path.basename(path)}: {body}",
              f"L = {num(ini, 'rod', 'length'):g} m",
              f"d = {num(ini, 'rod', 'diameter') * 1e3:g} mm"]
     ei = get(ini, "rod", "bending_stiffness")
@@ -132,9 +134,14 @@ def caption(r, T, path, width):
                      f"s = {num(ini, 'impulse', 'position'):g} m, "
                      f"t = {num(ini, 'impulse', 'start'):g} s")
     if ini.has_section("motor"):
-        parts.append(f"motor to {num(ini, 'motor', 'angle'):.4g} rad about "
-                     f"({get(ini, 'motor', 'axis', '?')}) over "
-                     f"{num(ini, 'motor', 'ramp'):g} s")
+        pd = ""
+        if num(ini, "motor", "kp"):
+            pd = (f", PD-driven (kp {num(ini, 'motor', 'kp'):g} N m/rad, "
+                  f"kd {num(ini, 'motor', 'kd'):g} N m s/rad)")
+        parts.append(f"clamp turned to {num(ini, 'motor', 'angle'):.4g} rad "
+                     f"about ({get(ini, 'motor', 'axis', '?')}) from "
+                     f"t = {num(ini, 'motor', 'start'):g} s over "
+                     f"{num(ini, 'motor', 'ramp'):g} s{pd}")
     known = {"rod", "environment", "base", "tip", "impulse", "motor", "time",
              "space", "solver", "rfem", "output"}
     for sec in ini.sections():
@@ -166,7 +173,7 @@ def caption(r, T, path, width):
     freq = f"; tip period {T * 1e3:.4g} ms ({1 / T:.4g} Hz)" if T else ""
     second = ", ".join(p.replace(" ", nb) for p in
                        f"{numerics}{effort}{freq}".split(", "))
-    second += f". Status: {r['status']}."
+    second += f". Status: {r['status']}.".replace(": ", ":" + nb, 1)
     return "\n\n".join(["\n".join(textwrap.wrap(first, width)),
                         "\n".join(textwrap.wrap(second, width))])
 
@@ -263,7 +270,7 @@ def main():
     extra = [0.45] if moves_y else []
     gs = fig.add_gridspec(nrows + len(extra), 2, width_ratios=[1.55, 1],
                           height_ratios=[1] * nrows + extra, hspace=0.32,
-                          wspace=0.18, top=0.93)
+                          wspace=0.18, top=0.91)
     left = [fig.add_subplot(gs[k, 0]) for k in range(nrows)]
     for ax in left[1:]:
         ax.sharex(left[0])
@@ -296,7 +303,8 @@ def main():
         it = r["iterations"][1:] / steps
         integ = r["integrations"][1:] / steps
         ax.plot(ts, integ, color="tab:blue", lw=0.8,
-                label="spatial integrations")
+                label="spatial integrations" if r["backend"] != "rfem"
+                else "dynamics evaluations")
         ax.plot(ts, it, color="tab:orange", lw=0.8,
                 label="nonlinear iterations")
         # /solver/method: 0 simple shooting, 1 modified shooting, 2 BDF2
@@ -305,10 +313,14 @@ def main():
             sel = np.nonzero(r["method"][1:] == code)[0]
             if sel.size:
                 ax.plot(ts[sel], integ[sel], style, ms=4, label=label)
-        ax.set_yscale("log")
-        ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
-        ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
-        ax.yaxis.set_minor_formatter(mticker.NullFormatter())
+        positive = np.concatenate([integ[integ > 0], it[it > 0]])
+        if positive.size and positive.max() > 20 * positive.min():
+            ax.set_yscale("log")  # a few steps cost far more than most
+            ax.yaxis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
+            ax.yaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
+            ax.yaxis.set_minor_formatter(mticker.NullFormatter())
+        else:
+            ax.set_ylim(bottom=0)
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=4,
                   fontsize=8, frameon=False, borderaxespad=0.1)
     ax.set_ylabel("solver, per step")
@@ -319,7 +331,7 @@ def main():
     side = fig.add_subplot(right[0])
     note = plot_shapes(side, pos, idx, colors, labels, 0, 2, ("x", "z"))
     what = "every T/8 of the first period" if T else "every eighth of the run"
-    side.set_title(f"rod shape from the side, {what}, and the end{note}",
+    side.set_title(f"rod shape from the side{note}\n{what}, and the end",
                    fontsize=10)
     side.legend(loc="best", fontsize=7, ncol=2)
     if moves_y:
@@ -335,7 +347,7 @@ def main():
     cap.text(0, 0.9, text, va="top", ha="left", fontsize=9,
              transform=cap.transAxes)
     fig.suptitle(f"{os.path.basename(a.run)}: {r['backend']} backend, "
-                 f"{r['status']}", fontsize=12, y=0.975)
+                 f"{r['status']}", fontsize=12, y=0.985)
     fig.savefig(out, dpi=100, bbox_inches="tight")
     print(f"plot_run: {out}")
 
