@@ -19,13 +19,17 @@
 
 typedef struct rod_history rod_history;
 
-rod_history *rod_history_alloc(int intervals, int width);
+/* A history of the first `width` of every `stride` values of the records
+ * (stride >= width): the arrays passed in and out below hold `stride`
+ * values per record, of which the history keeps and forms `width` (the
+ * others are left alone). */
+rod_history *rod_history_alloc(int intervals, int width, int stride);
 /* A history of `points` separate points (no interpolation between them):
  * only rod_history_point_terms applies. */
-rod_history *rod_history_alloc_points(int points, int width);
+rod_history *rod_history_alloc_points(int points, int width, int stride);
 void rod_history_free(rod_history *h);
 
-/* The rod at rest in the state val/der (2 * intervals * width values each,
+/* The rod at rest in the state val/der (2 * intervals * stride values each,
  * end e = 2 j + {0: start, 1: end} of interval j): both previous levels
  * equal it and the time derivative is zero (the paper's start). */
 void rod_history_rest(rod_history *h, const double *val, const double *der);

@@ -16,12 +16,15 @@ static double rnd(unsigned *seed) {
 static bool same_bits(double a, double b) { return a == b; }
 
 /* rod_rhs_eval_planar equals rod_rhs_eval on random in-plane states, with
- * random constants and in-plane history, for both rod models. */
+ * random constants, precurvature and in-plane history, for both rod models,
+ * both drag laws, with and without rotary inertia. */
 START_TEST(planar_rhs_equals_3d) {
   unsigned seed = 7;
   for (int trial = 0; trial < 2000; trial++) {
     rod_rhs_const c = {0};
     c.cosserat = trial % 2;
+    c.drag_normal = (trial / 2) % 2;
+    c.rotary = (trial / 4) % 2;
     c.c0 = 500 * (1 + rnd(&seed));
     c.rho_area = 0.01 * (1.5 + rnd(&seed));
     for (int i = 0; i < 3; i++) {
@@ -30,10 +33,10 @@ START_TEST(planar_rhs_equals_3d) {
       c.kse[i] = 1e-5 * (1.5 + rnd(&seed));
       c.K[i] = 1.0 / c.ki[i];
       c.Kse[i] = 1.0 / c.kse[i];
+      c.rho_inertia[i] = c.rotary ? 1e-9 * (1.5 + rnd(&seed)) : 0.0;
     }
     c.bn[0] = rnd(&seed);
     c.bn[2] = rnd(&seed);
-    c.ustar[1] = rnd(&seed);
     c.gravity[0] = rnd(&seed);
     c.gravity[2] = -9.81;
     rod_hist_point hp;
@@ -43,7 +46,8 @@ START_TEST(planar_rhs_equals_3d) {
     hp.U[1] = rnd(&seed);
     hp.V[0] = rnd(&seed);
     hp.V[2] = rnd(&seed);
-    c.au0[1] = rnd(&seed);
+    hp.W[1] = rnd(&seed);
+    rod_rhs_point pt = {{0, rnd(&seed), 0}};
     c.av0[0] = 1e-3 * rnd(&seed);
     c.av0[2] = 1 + 1e-3 * rnd(&seed);
     c.tau_fac = 1e-3 * rnd(&seed);
@@ -53,10 +57,15 @@ START_TEST(planar_rhs_equals_3d) {
     y[ROD_Y_H] += 1.5;
     double f3[ROD_NY + ROD_NQ], fp[ROD_NY + ROD_NQ];
     rod_rhs_work w3, wp;
-    rod_rhs_eval(&c, &hp, y, f3, &w3);
-    rod_rhs_eval_planar(&c, &hp, y, fp, &wp);
-    rod_rhs_quadratures(&c, y, &w3, 0.3, f3 + ROD_NY);
-    rod_rhs_quadratures(&c, y, &wp, 0.3, fp + ROD_NY);
+    rod_rhs_eval(&c, &hp, &pt, y, f3, &w3, true);
+    rod_rhs_eval_planar(&c, &hp, &pt, y, fp, &wp, true);
+    double du3[3], dup[3];
+    v3_sub(du3, w3.u, pt.ustar);
+    v3_sub(dup, wp.u, pt.ustar);
+    rod_rhs_quadratures_at(&c, y + ROD_Y_Q, y + ROD_Y_W, du3, w3.v, w3.ps, 0.3,
+                           f3 + ROD_NY, c.rotary);
+    rod_rhs_quadratures_at(&c, y + ROD_Y_Q, y + ROD_Y_W, dup, wp.v, wp.ps, 0.3,
+                           fp + ROD_NY, c.rotary);
     for (int i = 0; i < ROD_NY + ROD_NQ; i++)
       ck_assert_msg(same_bits(f3[i], fp[i]), "trial %d f[%d]: %.17g vs %.17g",
                     trial, i, f3[i], fp[i]);
@@ -66,8 +75,8 @@ START_TEST(planar_rhs_equals_3d) {
     double dy[ROD_NY], d3[ROD_NY], dp[ROD_NY];
     for (int i = 0; i < ROD_NY; i++)
       dy[i] = i % 2 ? 0.0 : rnd(&seed);
-    rod_rhs_tangent(&c, y, &w3, dy, d3);
-    rod_rhs_tangent_planar(&c, y, &wp, dy, dp);
+    rod_rhs_tangent(&c, y, &w3, dy, d3, true);
+    rod_rhs_tangent_planar(&c, y, &wp, dy, dp, true);
     for (int i = 0; i < ROD_NY; i++)
       ck_assert_msg(same_bits(d3[i], dp[i]), "trial %d df[%d]: %.17g vs %.17g",
                     trial, i, d3[i], dp[i]);

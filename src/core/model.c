@@ -6,11 +6,74 @@
 #include "core/v3.h"
 #include "integrators/bdf.h"
 
+/* I = pi (d^4 - d_i^4) / 64 (m^4) of the scenario's section (written so
+ * that a solid section's value has the bits of pi d^4 / 64). */
+static double section_second_moment(const rod_scenario *sc) {
+  const double d = sc->rod.diameter, di = sc->rod.inner_diameter;
+  return M_PI * d * d * d * d / 64.0 - M_PI * di * di * di * di / 64.0;
+}
+
 double rod_model_bending_stiffness(const rod_scenario *sc) {
-  double d = sc->rod.diameter;
-  double I = M_PI * d * d * d * d / 64.0;
-  return sc->rod.has_bending_stiffness ? sc->rod.bending_stiffness
-                                       : sc->rod.youngs_modulus * I;
+  return sc->rod.has_bending_stiffness
+             ? sc->rod.bending_stiffness
+             : sc->rod.youngs_modulus * section_second_moment(sc);
+}
+
+double rod_model_shear_coefficient(const rod_scenario *sc) {
+  if (sc->rod.has_shear_coefficient)
+    return sc->rod.shear_coefficient;
+  const double nu = sc->rod.youngs_modulus / (2.0 * sc->rod.shear_modulus) - 1;
+  const double r = sc->rod.inner_diameter / sc->rod.diameter;
+  const double m2 = r * r, a = (1 + m2) * (1 + m2);
+  return 6.0 * (1 + nu) * a / ((7 + 6 * nu) * a + (20 + 12 * nu) * m2);
+}
+
+void rod_model_set_precurvature_table(rod_model *m, const double *rows,
+                                      int count) {
+  m->precurvature_table = rows;
+  m->precurvature_rows = count;
+}
+
+void rod_model_precurvature(const rod_model *m, double s, double u[3],
+                            double us[3]) {
+  if (m->precurvature_rows <= 0) {
+    v3_copy(u, m->precurvature);
+    v3_set(us, 0, 0, 0);
+    return;
+  }
+  const double *t = m->precurvature_table;
+  const int n = m->precurvature_rows;
+  if (n == 1) {
+    v3_copy(u, t + 1);
+    v3_set(us, 0, 0, 0);
+    return;
+  }
+  /* the interval [s_k, s_k+1) holding s, by bisection */
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (t[4 * mid] <= s)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const double *a = t + 4 * lo, *b = t + 4 * hi;
+  const double h = b[0] - a[0], x = (s - a[0]) / h;
+  for (int i = 0; i < 3; i++) {
+    us[i] = (b[1 + i] - a[1 + i]) / h;
+    u[i] = a[1 + i] + x * (b[1 + i] - a[1 + i]);
+  }
+}
+
+bool rod_model_straight(const rod_model *m) {
+  const double *u = m->precurvature;
+  if (m->precurvature_rows <= 0)
+    return u[0] == 0 && u[1] == 0 && u[2] == 0;
+  for (int i = 0; i < m->precurvature_rows; i++)
+    for (int c = 1; c < 4; c++)
+      if (m->precurvature_table[4 * i + c] != 0)
+        return false;
+  return true;
 }
 
 double rod_model_step_wavenumber(const rod_model *m, double c0) {
@@ -52,25 +115,34 @@ void rod_frame_from_tangent(double quat[4], const double d_in[3]) {
 
 void rod_model_init(rod_model *m, const rod_scenario *sc) {
   memset(m, 0, sizeof *m);
-  double d = sc->rod.diameter;
+  const double d = sc->rod.diameter, di = sc->rod.inner_diameter;
   m->kind = sc->rod.model;
   m->length = sc->rod.length;
-  m->area = M_PI * d * d / 4.0;
-  m->second_moment = M_PI * d * d * d * d / 64.0;
+  m->area = M_PI * d * d / 4.0 - M_PI * di * di / 4.0;
+  m->second_moment = section_second_moment(sc);
   m->polar_moment = 2.0 * m->second_moment;
   m->rho_area = sc->rod.density * m->area;
+  if (sc->rod.rotary_inertia == ROD_ROTARY_ON) {
+    m->rho_inertia[0] = m->rho_inertia[1] = sc->rod.density * m->second_moment;
+    m->rho_inertia[2] = sc->rod.density * m->polar_moment;
+  }
   double EI = rod_model_bending_stiffness(sc);
   m->K[0] = m->K[1] = EI;
   m->K[2] = sc->rod.shear_modulus * m->polar_moment;
-  m->Kse[0] = m->Kse[1] = sc->rod.shear_modulus * m->area;
+  m->shear_coefficient = rod_model_shear_coefficient(sc);
+  m->Kse[0] = m->Kse[1] =
+      m->shear_coefficient * sc->rod.shear_modulus * m->area;
   m->Kse[2] = sc->rod.youngs_modulus * m->area;
   m->retardation = sc->rod.bending_damping / EI;
+  m->drag_model = sc->rod.drag_model;
   for (int i = 0; i < 3; i++) {
     m->drag[i] = sc->rod.drag;
     m->gravity[i] = sc->environment.gravity[i];
     m->base_position[i] = sc->base.position[i];
-    m->precurvature[i] = 0.0;
+    m->precurvature[i] = sc->rod.precurvature[i];
   }
+  if (m->drag_model == ROD_DRAG_NORMAL)
+    m->drag[2] = sc->rod.drag_tangential;
   rod_frame_from_tangent(m->base_quat, sc->base.direction);
   quat_to_R(m->base_R, m->base_quat);
 }

@@ -1,40 +1,74 @@
 /* Physical model of the rod derived from a scenario: cross-section, stiffness
- * and damping matrices, loads and the clamp frame (Till & Rucker 2017, Table
- * I). All matrices are diagonal for the solid circular section and stored as
- * their diagonals. */
+ * and damping matrices, drag, precurvature, loads and the clamp frame (Till &
+ * Rucker 2017, Table I). All matrices are diagonal for the circular section
+ * (solid or a tube) and stored as their diagonals. */
 #ifndef ROD_MODEL_H
 #define ROD_MODEL_H
+
+#include <stdbool.h>
 
 #include "rod/scenario.h"
 
 typedef struct {
   rod_model_kind kind;
   double length;        /* m */
-  double area;          /* m^2, A = pi d^2 / 4 */
-  double second_moment; /* m^4, I = pi d^4 / 64 */
-  double polar_moment;  /* m^4, J = pi d^4 / 32 */
+  double area;          /* m^2, A = pi (d^2 - d_i^2) / 4 */
+  double second_moment; /* m^4, I = pi (d^4 - d_i^4) / 64 */
+  double polar_moment;  /* m^4, J = 2 I */
   double rho_area;      /* kg/m, rho A */
-  double K[3];          /* N m^2, bending and torsion stiffness EI, EI, GJ */
-  double Kse[3];        /* N, shear and extension stiffness GA, GA, EA */
+  /* kg m, the cross-section's rotary inertia per length rho (I, I, J)
+   * (material frame); zero when rod.rotary_inertia = off */
+  double rho_inertia[3];
+  double K[3];   /* N m^2, bending and torsion stiffness EI, EI, GJ */
+  double Kse[3]; /* N, shear and extension stiffness kGA, kGA, EA */
+  double shear_coefficient; /* k of the shear stiffness (cosserat) */
   /* s, Kelvin-Voigt retardation time B/EI: B = tau K and B_se = tau K_se */
   double retardation;
-  double drag[3];          /* kg/m^2, square-law drag C (diagonal) */
-  double gravity[3];       /* m/s^2, world frame */
-  double precurvature[3];  /* 1/m, u* (constant along s) */
+  rod_drag_kind drag_model;
+  /* kg/m^2, square-law drag: paper C (diagonal); normal (C_n, C_n, C_t) */
+  double drag[3];
+  double gravity[3]; /* m/s^2, world frame */
+  /* 1/m, u* in the material frame: constant, or (when precurvature_rows >
+   * 0) the table of rows s, u1, u2, u3 interpolated linearly (borrowed from
+   * the backend's inputs, rod_model_set_precurvature_table) */
+  double precurvature[3];
+  const double *precurvature_table;
+  int precurvature_rows;
   double base_position[3]; /* m */
   double base_quat[4];     /* material frame R(0) as w, x, y, z */
   double base_R[9];        /* R(0), row-major */
 } rod_model;
 
-/* Derive the model from a validated scenario. */
+/* Derive the model from a validated scenario (a precurvature file's table
+ * is set apart, rod_model_set_precurvature_table). */
 void rod_model_init(rod_model *m, const rod_scenario *sc);
+
+/* u*(s) from rows of (s, u1, u2, u3) (m, 1/m), strictly increasing in s,
+ * covering [0, length]; the model keeps the pointer. */
+void rod_model_set_precurvature_table(rod_model *m, const double *rows,
+                                      int count);
+
+/* u*(s) (1/m) and its derivative d(u*)/ds (1/m^2) at arclength s (m),
+ * material frame. */
+void rod_model_precurvature(const rod_model *m, double s, double u[3],
+                            double us[3]);
+
+/* True when u* is zero along the whole rod. */
+bool rod_model_straight(const rod_model *m);
+
+/* Shear coefficient k of the scenario: rod.shear_coefficient if given,
+ * else Cowper's (1966) value for a circular tube of diameter ratio
+ * r = d_i / d, nu = E / (2 G) - 1:
+ *   k = 6 (1 + nu)(1 + r^2)^2 / ((7 + 6 nu)(1 + r^2)^2 + (20 + 12 nu) r^2),
+ * 6 (1 + nu) / (7 + 6 nu) for a solid section. */
+double rod_model_shear_coefficient(const rod_scenario *sc);
 
 /* The shortest-arc rotation taking e3 to the unit vector d (a half turn
  * about x when d = -e3), as a unit quaternion w, x, y, z. */
 void rod_frame_from_tangent(double quat[4], const double d[3]);
 
 /* Bending stiffness EI (N m^2) of the scenario: bending_stiffness if given,
- * else E I of the solid section. */
+ * else E I of the section. */
 double rod_model_bending_stiffness(const rod_scenario *sc);
 
 /* Wavenumber k (1/m) of the time-discrete rod for the BDF coefficient c0

@@ -21,8 +21,9 @@
 /* Per-node record: the 16 states and the quadratures (position, energy). */
 enum { KR_NODE = ROD_NY + ROD_NQ };
 
-/* History quantities per point: q (3), u (3), v (3). */
-enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HW = 9 };
+/* History quantities per point: q (3), u (3), v (3), w (3); KR_HW values
+ * in all. */
+enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 
 /* Past solutions kept for the predictor. */
 enum { KR_PAST = 5 };
@@ -60,6 +61,10 @@ typedef struct rod_kirchhoff {
                          and tangents of the in-plane directions only */
   int stages;         /* evaluation points per interval (integ->stages) */
   rod_hist_point *hp; /* `stages` per interval: the history terms */
+  rod_rhs_point *pt;  /* `stages` per interval: the terms that vary along s */
+  bool ustar_planar;  /* u*_1 = u*_3 = 0 everywhere */
+  bool general;       /* precurved, rotary inertia or normal drag: the sweeps'
+                         general variant (a plain rod's skips those terms) */
   bool history_planar; /* every hp in the x-z plane */
   rod_drive drive;     /* loads and clamp motion set between steps */
   double base_p[3];    /* m, world: the clamp's position p(0) */
@@ -129,6 +134,8 @@ void kr_bvp_init(rod_kirchhoff *k);
  * intervals. */
 enum { KR_TANGENT_STRIDE_MAX = 8 };
 void kr_set_tangent_stride(rod_kirchhoff *k);
+/* u* at every evaluation point from the model (once, at creation). */
+void kr_set_precurvature(rod_kirchhoff *k);
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);

@@ -26,6 +26,7 @@ static void destroy(void *self) {
   free(k->s);
   free(k->len);
   free(k->hp);
+  free(k->pt);
   free(k->H_ends);
   free(k->Hs_ends);
   free(k->H_mid);
@@ -161,6 +162,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   const int nbuf = ROD_NY * (1 + ROD_NY);
   const size_t P = (size_t)k->stages * I; /* evaluation points */
   k->hp = calloc(P, sizeof *k->hp);
+  k->pt = calloc(P, sizeof *k->pt);
   k->stage_val = calloc(P * KR_HW, sizeof(double));
   k->stage_ps = calloc(P * 3, sizeof(double));
   k->H_ends = calloc(2 * I * KR_HW, sizeof(double));
@@ -176,8 +178,10 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   k->out_vel = calloc(N * 3, sizeof(double));
   k->out_n = calloc(N * 3, sizeof(double));
   k->out_m = calloc(N * 3, sizeof(double));
-  k->hist = rod_history_alloc(k->intervals, KR_HW);
-  k->stage_hist = rod_history_alloc_points((int)P, KR_HW);
+  /* w's history only for rotary inertia (w_t = c0 w + W) */
+  const int width = k->model.rho_inertia[0] > 0 ? KR_HW : KR_HOM;
+  k->hist = rod_history_alloc(k->intervals, width, KR_HW);
+  k->stage_hist = rod_history_alloc_points((int)P, width, KR_HW);
   kr_bvp_init(k);
   k->shoot = rod_shooting_alloc(&k->bvp);
   set_state_scale(k);
@@ -193,10 +197,11 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->node_y ||
       !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos || !k->out_quat ||
       !k->out_vel || !k->out_n || !k->out_m || !k->hist || !k->stage_hist ||
-      !k->stage_val || !k->stage_ps || !k->shoot) {
+      !k->stage_val || !k->stage_ps || !k->shoot || !k->pt) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
+  kr_set_precurvature(k);
   *self = k;
   return ROD_OK;
 }

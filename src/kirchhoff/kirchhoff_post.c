@@ -6,21 +6,23 @@
 
 #include "kirchhoff/kirchhoff.h"
 
-/* Records at one interval end: y holds the 16 states, hp and Hs are the
- * history terms at that point. */
-static void end_record(const rod_kirchhoff *k, const double *y,
-                       const rod_hist_point *hp, const double *Hs, double *val,
-                       double *der) {
+/* Records at one interval end: y holds the 16 states, point is the
+ * evaluation point there (its history terms hp and precurvature), Hs the
+ * history terms' s-derivatives there. */
+static void end_record(const rod_kirchhoff *k, const double *y, size_t point,
+                       const double *Hs, double *val, double *der) {
   const rod_rhs_const *rc = &k->rc;
+  const rod_hist_point *hp = &k->hp[point];
+  const rod_rhs_point *pt = &k->pt[point];
   double f[ROD_NY];
   rod_rhs_work wk;
   if (k->planar)
-    rod_rhs_eval_planar(rc, hp, y, f, &wk);
+    rod_rhs_eval_planar(rc, hp, pt, y, f, &wk, true);
   else
-    rod_rhs_eval(rc, hp, y, f, &wk);
+    rod_rhs_eval(rc, hp, pt, y, f, &wk, true);
   const double tf =
       k->model.retardation / (1.0 + rc->c0 * k->model.retardation);
-  /* u_s = ki .* (R^T m_s - u x R^T m) - tau U_s / (1 + c0 tau) */
+  /* (u - u*)_s = ki .* (R^T m_s - u x R^T m) - tau U_s / (1 + c0 tau) */
   double Rtms[3], uxRtm[3];
   m3_mul_tv(Rtms, wk.R, f + ROD_Y_M);
   v3_cross(uxRtm, wk.u, wk.Rtm);
@@ -34,11 +36,13 @@ static void end_record(const rod_kirchhoff *k, const double *y,
   }
   for (int i = 0; i < 3; i++) {
     val[KR_HQ + i] = y[ROD_Y_Q + i];
-    val[KR_HU + i] = wk.u[i];
+    val[KR_HU + i] = wk.u[i] - pt->ustar[i];
     val[KR_HV + i] = wk.v[i];
+    val[KR_HOM + i] = y[ROD_Y_W + i];
     der[KR_HQ + i] = f[ROD_Y_Q + i];
     der[KR_HU + i] = rc->ki[i] * (Rtms[i] - uxRtm[i]) - tf * Hs[KR_HU + i];
     der[KR_HV + i] = vs[i];
+    der[KR_HOM + i] = f[ROD_Y_W + i];
   }
 }
 
@@ -47,7 +51,11 @@ static void end_record(const rod_kirchhoff *k, const double *y,
  * records: the same integrand and the same Euler/RK4 weights as a sweep
  * carrying them, so the same numbers, but integrated once per step instead
  * of in every sweep. */
-void kr_quadratures(rod_kirchhoff *k) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+quadratures(rod_kirchhoff *k, const bool rotary) {
   const int S = k->stages;
   double quad[ROD_NQ] = {0};
   v3_copy(quad + ROD_Q_P, k->base_p);
@@ -59,8 +67,9 @@ void kr_quadratures(rod_kirchhoff *k) {
       const size_t point = (size_t)S * j + st;
       const double *rec = k->stage_val + point * KR_HW;
       double s = k->s[j] + k->integ->c[st] * h;
-      rod_rhs_quadratures_at(&k->rc, rec + KR_HQ, rec + KR_HU, rec + KR_HV,
-                             k->stage_ps + point * 3, s, f[st]);
+      rod_rhs_quadratures_at(&k->rc, rec + KR_HQ, rec + KR_HOM, rec + KR_HU,
+                             rec + KR_HV, k->stage_ps + point * 3, s, f[st],
+                             rotary);
     }
     if (S == 4) { /* rod_spatial_rk4's update */
       const double h6 = h / 6.0;
@@ -72,6 +81,13 @@ void kr_quadratures(rod_kirchhoff *k) {
     }
     memcpy(k->node_y + (size_t)(j + 1) * KR_NODE + ROD_NY, quad, sizeof quad);
   }
+}
+
+void kr_quadratures(rod_kirchhoff *k) {
+  if (k->rc.rotary)
+    quadratures(k, true);
+  else
+    quadratures(k, false);
 }
 
 void kr_postprocess(rod_kirchhoff *k) {
@@ -93,13 +109,13 @@ void kr_postprocess(rod_kirchhoff *k) {
                            ? k->jump_left
                            : k->node_y + (size_t)(j + 1) * KR_NODE;
     size_t ea = (size_t)(2 * j), eb = ea + 1;
-    end_record(k, ya, &k->hp[k->stages * j], k->Hs_ends + ea * KR_HW,
+    end_record(k, ya, (size_t)k->stages * j, k->Hs_ends + ea * KR_HW,
                k->rec_val + ea * KR_HW, k->rec_der + ea * KR_HW);
     /* the end of the interval is RK4's last stage; Euler's node history
      * only needs the start records */
     if (k->stages == 1)
       continue;
-    end_record(k, yb, &k->hp[k->stages * j + 3], k->Hs_ends + eb * KR_HW,
+    end_record(k, yb, (size_t)k->stages * j + 3, k->Hs_ends + eb * KR_HW,
                k->rec_val + eb * KR_HW, k->rec_der + eb * KR_HW);
   }
 }

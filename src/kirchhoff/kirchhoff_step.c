@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/loads.h"
+#include "core/model.h"
 #include "kirchhoff/kirchhoff.h"
 
 /* The evaluation points hold the history terms in the layout of the
@@ -13,7 +14,8 @@
 _Static_assert(sizeof(rod_hist_point) == KR_HW * sizeof(double) &&
                    offsetof(rod_hist_point, Q) == KR_HQ * sizeof(double) &&
                    offsetof(rod_hist_point, U) == KR_HU * sizeof(double) &&
-                   offsetof(rod_hist_point, V) == KR_HV * sizeof(double),
+                   offsetof(rod_hist_point, V) == KR_HV * sizeof(double) &&
+                   offsetof(rod_hist_point, W) == KR_HOM * sizeof(double),
                "rod_hist_point is a history record");
 
 /* History data of one evaluation point from its history term H. */
@@ -22,8 +24,10 @@ static void fill_point(rod_hist_point *hp, const double *H) {
 }
 
 /* False when some point's history leaves the x-z plane (an odd component
- * of Q, U, V is not zero; kr_planar_symmetric). */
-static bool history_in_plane(const rod_hist_point *hp, size_t points) {
+ * of Q, U, V, and with rotary inertia W, is not zero;
+ * kr_planar_symmetric). */
+static bool history_in_plane(const rod_hist_point *hp, size_t points,
+                             bool rotary) {
   /* a sum of magnitudes is zero only if every term is (NaN: not planar);
    * two sums, so that the additions do not wait on each other */
   double s0 = 0, s1 = 0;
@@ -31,7 +35,27 @@ static bool history_in_plane(const rod_hist_point *hp, size_t points) {
     s0 += fabs(hp[p].Q[1]) + fabs(hp[p].U[0]);
     s1 += fabs(hp[p].U[2]) + fabs(hp[p].V[1]);
   }
+  if (rotary)
+    for (size_t p = 0; p < points; p++)
+      s0 += fabs(hp[p].W[0]) + fabs(hp[p].W[2]);
   return s0 + s1 == 0;
+}
+
+void kr_set_precurvature(rod_kirchhoff *k) {
+  const int S = k->stages;
+  double us[3];
+  bool planar = true;
+  for (int j = 0; j < k->intervals; j++)
+    for (int st = 0; st < S; st++) {
+      double *u = k->pt[(size_t)S * j + st].ustar;
+      rod_model_precurvature(&k->model, k->s[j] + k->integ->c[st] * k->len[j],
+                             u, us);
+      planar = planar && u[0] == 0 && u[2] == 0;
+    }
+  k->ustar_planar = planar;
+  const rod_model *m = &k->model;
+  k->general = !rod_model_straight(m) || m->drag_model != ROD_DRAG_PAPER ||
+               m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0;
 }
 
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
@@ -48,15 +72,16 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   kr_set_tangent_stride(k);
   rc->rho_area = m->rho_area;
   rc->cosserat = m->kind == ROD_MODEL_COSSERAT;
+  rc->drag_normal = m->drag_model == ROD_DRAG_NORMAL;
+  rc->rotary = m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0;
   for (int i = 0; i < 3; i++) {
     rc->drag[i] = m->drag[i];
+    rc->rho_inertia[i] = m->rho_inertia[i];
     rc->ki[i] = 1.0 / (m->K[i] * fac);
     rc->kse[i] = 1.0 / (m->Kse[i] * fac);
     rc->bn[i] = -m->rho_area * m->gravity[i];
     rc->K[i] = m->K[i];
     rc->Kse[i] = m->Kse[i];
-    rc->ustar[i] = m->precurvature[i];
-    rc->au0[i] = m->precurvature[i] / fac;
     rc->av0[i] = e3[i] / fac;
     rc->gravity[i] = m->gravity[i];
   }
@@ -66,7 +91,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
       rod_history_point_terms(k->stage_hist, c, (double *)k->hp);
     else
       memset(k->hp, 0, P * sizeof *k->hp);
-    k->history_planar = history_in_plane(k->hp, P);
+    k->history_planar = history_in_plane(k->hp, P, rc->rotary);
     return;
   }
   if (dynamic) {
@@ -90,7 +115,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
       fill_point(&hp[3], start + KR_HW);
     }
   }
-  k->history_planar = history_in_plane(k->hp, P);
+  k->history_planar = history_in_plane(k->hp, P, rc->rotary);
 }
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
@@ -122,8 +147,7 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
  * (rod_shooting_set_active). */
 bool kr_planar_symmetric(const rod_kirchhoff *k) {
   const rod_rhs_const *c = &k->rc;
-  if (c->bn[1] != 0 || c->gravity[1] != 0 || c->ustar[0] != 0 ||
-      c->ustar[2] != 0)
+  if (c->bn[1] != 0 || c->gravity[1] != 0 || !k->ustar_planar)
     return false;
   if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0 ||
       k->jump_force[1] != 0)

@@ -6,18 +6,25 @@
 
 #include "kirchhoff/kirchhoff.h"
 
-/* Records of one stage: q, u, v (the stage history of the next steps) and
- * p_s, from which kr_quadratures integrates positions and energies once a
- * step has converged. */
+/* Records of one stage: q, u - u*, v, w (the stage history of the next steps)
+ * and p_s, from which kr_quadratures integrates positions and energies
+ * once a step has converged. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
 record_stage(double *stage_val, double *stage_ps, size_t point, const double *y,
-             const rod_rhs_work *wk) {
+             const rod_rhs_work *wk, const rod_rhs_point *pt,
+             const bool general) {
   double *rec = stage_val + point * KR_HW;
   v3_copy(rec + KR_HQ, y + ROD_Y_Q);
-  v3_copy(rec + KR_HU, wk->u);
+  if (general) /* w only for rotary inertia's history */
+    for (int i = 0; i < 3; i++) {
+      rec[KR_HU + i] = wk->u[i] - pt->ustar[i];
+      rec[KR_HOM + i] = y[ROD_Y_W + i];
+    }
+  else
+    v3_copy(rec + KR_HU, wk->u);
   v3_copy(rec + KR_HV, wk->v);
   v3_copy(stage_ps + point * 3, wk->ps);
 }
@@ -30,6 +37,7 @@ record_stage(double *stage_val, double *stage_ps, size_t point, const double *y,
 typedef struct {
   rod_rhs_const rc;
   const rod_hist_point *hp;     /* `stages` per interval */
+  const rod_rhs_point *pt;      /* `stages` per interval */
   const double *len;            /* m: intervals */
   double *stage_val, *stage_ps; /* stage records */
   int stages;
@@ -38,6 +46,7 @@ typedef struct {
 static void sweep_init(sweep *sw, const rod_kirchhoff *k) {
   sw->rc = k->rc;
   sw->hp = k->hp;
+  sw->pt = k->pt;
   sw->len = k->len;
   sw->stage_val = k->stage_val;
   sw->stage_ps = k->stage_ps;
@@ -54,13 +63,15 @@ __attribute__((always_inline))
 #endif
 static inline void
 state_rhs(const sweep *sw, int j, int stage, const double *y, double *f,
-          rod_rhs_work *wk, const bool planar) {
+          rod_rhs_work *wk, const bool planar, const bool general) {
   const size_t point = (size_t)sw->stages * j + stage;
   if (planar)
-    rod_rhs_eval_planar(&sw->rc, &sw->hp[point], y, f, wk);
+    rod_rhs_eval_planar(&sw->rc, &sw->hp[point], &sw->pt[point], y, f, wk,
+                        general);
   else
-    rod_rhs_eval(&sw->rc, &sw->hp[point], y, f, wk);
-  record_stage(sw->stage_val, sw->stage_ps, point, y, wk);
+    rod_rhs_eval(&sw->rc, &sw->hp[point], &sw->pt[point], y, f, wk, general);
+  record_stage(sw->stage_val, sw->stage_ps, point, y, wk, &sw->pt[point],
+               general);
 }
 
 /* df = A dy for nk directions (ROD_NY each), from the work values wk of
@@ -70,12 +81,15 @@ __attribute__((always_inline))
 #endif
 static inline void
 tangent_apply(const sweep *sw, const double *y, const rod_rhs_work *wk, int nk,
-              const double *dy, double *df, const bool planar) {
+              const double *dy, double *df, const bool planar,
+              const bool general) {
   for (int d = 0; d < nk; d++)
     if (planar)
-      rod_rhs_tangent_planar(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
+      rod_rhs_tangent_planar(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d,
+                             general);
     else
-      rod_rhs_tangent(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d);
+      rod_rhs_tangent(&sw->rc, y, wk, dy + ROD_NY * d, df + ROD_NY * d,
+                      general);
 }
 
 /* The right-hand side of the states and of nk tangent directions, which
@@ -85,10 +99,10 @@ __attribute__((always_inline))
 #endif
 static inline void
 full_rhs(const sweep *sw, int j, int stage, const double *y, double *f, int nk,
-         const bool planar) {
+         const bool planar, const bool general) {
   rod_rhs_work wk;
-  state_rhs(sw, j, stage, y, f, &wk, planar);
-  tangent_apply(sw, y, &wk, nk, y + ROD_NY, f + ROD_NY, planar);
+  state_rhs(sw, j, stage, y, f, &wk, planar, general);
+  tangent_apply(sw, y, &wk, nk, y + ROD_NY, f + ROD_NY, planar, general);
 }
 
 /* Classic RK4 (rod_spatial_rk4's arithmetic) over interval j for the states
@@ -99,7 +113,8 @@ full_rhs(const sweep *sw, int j, int stage, const double *y, double *f, int nk,
 __attribute__((always_inline))
 #endif
 static inline void
-rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
+rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar,
+         const bool general) {
   enum { MAX = ROD_NY * (1 + ROD_NY) };
   const double h = sw->len[j], h2 = 0.5 * h, h6 = h / 6.0;
   const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
@@ -107,16 +122,16 @@ rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
   if (planar)
     for (int i = 1; i < n; i += 2)
       yt[i] = 0.0;
-  full_rhs(sw, j, 0, y, k1, nk, planar);
+  full_rhs(sw, j, 0, y, k1, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k1[i];
-  full_rhs(sw, j, 1, yt, k2, nk, planar);
+  full_rhs(sw, j, 1, yt, k2, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k2[i];
-  full_rhs(sw, j, 2, yt, k3, nk, planar);
+  full_rhs(sw, j, 2, yt, k3, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h * k3[i];
-  full_rhs(sw, j, 3, yt, k4, nk, planar);
+  full_rhs(sw, j, 3, yt, k4, nk, planar, general);
   for (int i = 0; i < n; i += di)
     y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
 }
@@ -125,11 +140,12 @@ rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
 __attribute__((always_inline))
 #endif
 static inline void
-euler_step(const sweep *sw, int j, double *y, int nk, const bool planar) {
+euler_step(const sweep *sw, int j, double *y, int nk, const bool planar,
+           const bool general) {
   enum { MAX = ROD_NY * (1 + ROD_NY) };
   const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
   double f[MAX];
-  full_rhs(sw, j, 0, y, f, nk, planar);
+  full_rhs(sw, j, 0, y, f, nk, planar, general);
   for (int i = 0; i < n; i += di)
     y[i] += sw->len[j] * f[i];
 }
@@ -149,16 +165,16 @@ __attribute__((always_inline))
 #endif
 static inline void
 sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
-           const bool planar) {
+           const bool planar, const bool general) {
   sweep sw;
   sweep_init(&sw, k);
   double *node_y = k->node_y;
   const int jump = k->jump_node < k->nodes - 1 ? k->jump_node : -1;
   for (int j = a; j < b; j++) {
     if (rk4)
-      rk4_step(&sw, j, y, nk, planar);
+      rk4_step(&sw, j, y, nk, planar, general);
     else
-      euler_step(&sw, j, y, nk, planar);
+      euler_step(&sw, j, y, nk, planar, general);
     if (j + 1 == jump)
       apply_jump(k, y);
     memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
@@ -166,26 +182,40 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
 }
 
 typedef void sweep_fn(rod_kirchhoff *k, int a, int b, double *y, int nk);
-#define ROD_SWEEP_VARIANT(name, nk_value, rk4, planar)                         \
+#define ROD_SWEEP_VARIANT(name, nk_value, rk4, planar, general)                \
   static void name(rod_kirchhoff *k, int a, int b, double *y, int nk) {        \
     (void)nk;                                                                  \
-    sweep_loop(k, a, b, y, nk_value, rk4, planar);                             \
+    sweep_loop(k, a, b, y, nk_value, rk4, planar, general);                    \
   }
-ROD_SWEEP_VARIANT(states_rk4, 0, true, false)
-ROD_SWEEP_VARIANT(states_rk4_planar, 0, true, true)
-ROD_SWEEP_VARIANT(states_euler, 0, false, false)
-ROD_SWEEP_VARIANT(states_euler_planar, 0, false, true)
-ROD_SWEEP_VARIANT(tangents_rk4, nk, true, false)
-ROD_SWEEP_VARIANT(tangents_rk4_planar, nk, true, true)
-ROD_SWEEP_VARIANT(tangents_euler, nk, false, false)
-ROD_SWEEP_VARIANT(tangents_euler_planar, nk, false, true)
+/* plain rods (straight, the paper's drag, no rotary inertia) and general
+ * ones */
+ROD_SWEEP_VARIANT(states_rk4, 0, true, false, false)
+ROD_SWEEP_VARIANT(states_rk4_planar, 0, true, true, false)
+ROD_SWEEP_VARIANT(states_euler, 0, false, false, false)
+ROD_SWEEP_VARIANT(states_euler_planar, 0, false, true, false)
+ROD_SWEEP_VARIANT(tangents_rk4, nk, true, false, false)
+ROD_SWEEP_VARIANT(tangents_rk4_planar, nk, true, true, false)
+ROD_SWEEP_VARIANT(tangents_euler, nk, false, false, false)
+ROD_SWEEP_VARIANT(tangents_euler_planar, nk, false, true, false)
+ROD_SWEEP_VARIANT(states_rk4_g, 0, true, false, true)
+ROD_SWEEP_VARIANT(states_rk4_planar_g, 0, true, true, true)
+ROD_SWEEP_VARIANT(states_euler_g, 0, false, false, true)
+ROD_SWEEP_VARIANT(states_euler_planar_g, 0, false, true, true)
+ROD_SWEEP_VARIANT(tangents_rk4_g, nk, true, false, true)
+ROD_SWEEP_VARIANT(tangents_rk4_planar_g, nk, true, true, true)
+ROD_SWEEP_VARIANT(tangents_euler_g, nk, false, false, true)
+ROD_SWEEP_VARIANT(tangents_euler_planar_g, nk, false, true, true)
 #undef ROD_SWEEP_VARIANT
 
-/* [tangents][rk4][planar] */
-static sweep_fn *const sweep_variants[2][2][2] = {
-    {{states_euler, states_euler_planar}, {states_rk4, states_rk4_planar}},
-    {{tangents_euler, tangents_euler_planar},
-     {tangents_rk4, tangents_rk4_planar}}};
+/* [general][tangents][rk4][planar] */
+static sweep_fn *const sweep_variants[2][2][2][2] = {
+    {{{states_euler, states_euler_planar}, {states_rk4, states_rk4_planar}},
+     {{tangents_euler, tangents_euler_planar},
+      {tangents_rk4, tangents_rk4_planar}}},
+    {{{states_euler_g, states_euler_planar_g},
+      {states_rk4_g, states_rk4_planar_g}},
+     {{tangents_euler_g, tangents_euler_planar_g},
+      {tangents_rk4_g, tangents_rk4_planar_g}}}};
 
 static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
   rod_kirchhoff *k = user;
@@ -195,7 +225,8 @@ static int propagate(void *user, int a, int b, double *y, int nk, double *dy) {
   if (nk)
     memcpy(yb + ROD_NY, dy, (size_t)(ROD_NY * nk) * sizeof(double));
   memcpy(k->node_y + (size_t)a * KR_NODE, yb, ROD_NY * sizeof(double));
-  sweep_variants[nk > 0][k->stages == 4][k->planar](k, a, b, yb, nk);
+  sweep_variants[k->general][nk > 0][k->stages == 4][k->planar](k, a, b, yb,
+                                                                nk);
   for (int i = 0; i < n; i++)
     if (!isfinite(yb[i]))
       return 1;
@@ -238,23 +269,23 @@ void kr_set_tangent_stride(rod_kirchhoff *k) {
   rod_mshoot_set_along(k->mshoot, k->tangent_stride > 0);
 }
 
-/* The history point of grid node g (the first stage of interval g, the
+/* The evaluation point of grid node g (the first stage of interval g, the
  * last stage of the last interval at the tip). */
-static const rod_hist_point *node_hist(const sweep *sw, int g, int last) {
+static size_t node_point(const sweep *sw, int g, int last) {
   if (g < last)
-    return &sw->hp[(size_t)sw->stages * g];
-  return &sw->hp[(size_t)sw->stages * (last - 1) + sw->stages - 1];
+    return (size_t)sw->stages * g;
+  return (size_t)sw->stages * (last - 1) + sw->stages - 1;
 }
 
-/* A at the state y with history point hp (its work values in wk). */
-static inline void tangent_point(const sweep *sw, const rod_hist_point *hp,
-                                 const double *y, rod_rhs_work *wk,
-                                 const bool planar) {
+/* A at the state y at evaluation point p (its work values in wk). */
+static inline void tangent_point(const sweep *sw, size_t p, const double *y,
+                                 rod_rhs_work *wk, const bool planar,
+                                 const bool general) {
   double f[ROD_NY];
   if (planar)
-    rod_rhs_eval_planar(&sw->rc, hp, y, f, wk);
+    rod_rhs_eval_planar(&sw->rc, &sw->hp[p], &sw->pt[p], y, f, wk, general);
   else
-    rod_rhs_eval(&sw->rc, hp, y, f, wk);
+    rod_rhs_eval(&sw->rc, &sw->hp[p], &sw->pt[p], y, f, wk, general);
 }
 
 /* One coarse step of length H for nk directions from A at the nodes
@@ -267,40 +298,44 @@ typedef struct {
   rod_rhs_work w;
 } tangent_node;
 
-static void tangent_step(const sweep *sw, double H, const tangent_node *p,
-                         int m, int nk, double *dy, const bool planar) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+tangent_step(const sweep *sw, double H, const tangent_node *p, int m, int nk,
+             double *dy, const bool planar, const bool general) {
   enum { MAX = ROD_NY * ROD_NY };
   double k1[MAX], k2[MAX], k3[MAX], k4[MAX], t[MAX];
   const int n = ROD_NY * nk;
-  tangent_apply(sw, p[0].y, &p[0].w, nk, dy, k1, planar);
+  tangent_apply(sw, p[0].y, &p[0].w, nk, dy, k1, planar, general);
   if (m == 1) { /* dy += H/2 (A0 dy + A1 (dy + H A0 dy)) */
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + H * k1[i];
-    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar);
+    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar, general);
     for (int i = 0; i < n; i++)
       dy[i] += 0.5 * H * (k1[i] + k2[i]);
   } else if (m == 2) {
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + 0.5 * H * k1[i];
-    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar);
+    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar, general);
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + 0.5 * H * k2[i];
-    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k3, planar);
+    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k3, planar, general);
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + H * k3[i];
-    tangent_apply(sw, p[2].y, &p[2].w, nk, t, k4, planar);
+    tangent_apply(sw, p[2].y, &p[2].w, nk, t, k4, planar, general);
     for (int i = 0; i < n; i++)
       dy[i] += H / 6.0 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
   } else {
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + H / 3.0 * k1[i];
-    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar);
+    tangent_apply(sw, p[1].y, &p[1].w, nk, t, k2, planar, general);
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + H * (k2[i] - k1[i] / 3.0);
-    tangent_apply(sw, p[2].y, &p[2].w, nk, t, k3, planar);
+    tangent_apply(sw, p[2].y, &p[2].w, nk, t, k3, planar, general);
     for (int i = 0; i < n; i++)
       t[i] = dy[i] + H * (k1[i] - k2[i] + k3[i]);
-    tangent_apply(sw, p[3].y, &p[3].w, nk, t, k4, planar);
+    tangent_apply(sw, p[3].y, &p[3].w, nk, t, k4, planar, general);
     for (int i = 0; i < n; i++)
       dy[i] += H / 8.0 * (k1[i] + 3.0 * (k2[i] + k3[i]) + k4[i]);
   }
@@ -318,8 +353,12 @@ static int coarse_step(const rod_kirchhoff *k, int j, int b, int jump) {
   return lim % 2 && lim > 3 ? lim - 3 : lim; /* even, then a 3/8 step */
 }
 
-static double tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b,
-                             int nk, double *dy, const bool planar) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double
+tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
+               double *dy, const bool planar, const bool general) {
   sweep sw;
   sweep_init(&sw, k);
   const int last = k->nodes - 1;
@@ -330,7 +369,8 @@ static double tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b,
   const int jump = jn > a && jn < b ? jn : -1;
   tangent_node p[4];
   p[0].y = k->node_y + (size_t)a * KR_NODE;
-  tangent_point(&sw, node_hist(&sw, a, last), p[0].y, &p[0].w, planar);
+  tangent_point(&sw, node_point(&sw, a, last), p[0].y, &p[0].w, planar,
+                general);
   int evals = 1, stages = 0;
   for (int j = a; j < b;) {
     const int m = coarse_step(k, j, b, jump);
@@ -344,15 +384,16 @@ static double tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b,
       if (g == jump || g == jn)
         y = k->jump_left; /* the left limit ends the step */
       p[i].y = y;
-      tangent_point(&sw, node_hist(&sw, g, last), y, &p[i].w, planar);
+      tangent_point(&sw, node_point(&sw, g, last), y, &p[i].w, planar, general);
     }
     evals += q;
-    tangent_step(&sw, k->s[end] - k->s[j], p, q, nk, dy, planar);
+    tangent_step(&sw, k->s[end] - k->s[j], p, q, nk, dy, planar, general);
     stages += q == 1 ? 2 : 4;
     p[0] = p[q];
     if (end == jump) { /* the tangents pass the constant jump unchanged */
       p[0].y = k->node_y + (size_t)end * KR_NODE;
-      tangent_point(&sw, node_hist(&sw, end, last), p[0].y, &p[0].w, planar);
+      tangent_point(&sw, node_point(&sw, end, last), p[0].y, &p[0].w, planar,
+                    general);
       evals++;
     }
     j = end;
@@ -371,8 +412,11 @@ static double tangents(void *user, int a, int b, const double *y_b, int nk,
   if (k->tangent_stride < 2 || nk <= 0)
     return -1.0; /* no coarse interval (Euler grids, k h too large): the
                     tangents ride with the states (propagate) */
-  return k->planar ? tangents_along(k, a, b, y_b, nk, dy, true)
-                   : tangents_along(k, a, b, y_b, nk, dy, false);
+  if (k->general)
+    return k->planar ? tangents_along(k, a, b, y_b, nk, dy, true, true)
+                     : tangents_along(k, a, b, y_b, nk, dy, false, true);
+  return k->planar ? tangents_along(k, a, b, y_b, nk, dy, true, false)
+                   : tangents_along(k, a, b, y_b, nk, dy, false, false);
 }
 
 static void start(void *user, const double *x, double *y0, double *dy0) {

@@ -8,16 +8,24 @@
  * s g.p_s ds, from which the gravity energy follows by parts.
  *
  * With the history of the BDF-alpha formula folded into per-point data
- * (u_t = c0 u + U, q_t = c0 q + Q, v_t = c0 v + V):
- *   u   = (K + c0 B)^-1 (R^T m + K u* - B U)        = ki .* R^T m + au
+ * (q_t = c0 q + Q, v_t = c0 v + V, w_t = c0 w + W, and for the curvature,
+ * kept as its departure from the precurvature u* (constant in time),
+ * u_t = c0 (u - u*) + U):
+ *   u   = u* + (K + c0 B)^-1 (R^T m - B U)           = u* + ki .* R^T m + au
  *   v   = (Kse + c0 Bse)^-1 (R^T n + Kse e3 - Bse V) = kse .* R^T n + av
  *         (Kirchhoff: v = e3)
  *   h_s = F1(h, u)
- *   n_s = R [rhoA (w x q + c0 q + Q) + C q.*|q|] - rhoA g - fbar
- *   m_s = -p_s x n,  p_s = R v
+ *   n_s = R [rhoA (w x q + c0 q + Q) + D(q)] - rhoA g - fbar
+ *   m_s = -p_s x n + R [rhoJ .* (c0 w + W) + w x (rhoJ .* w)],  p_s = R v
  *   q_s = v_t - u x q + w x v
- *   w_s = u_t - u x w
- * Cross-section rotary inertia is neglected, as in the paper (II).
+ *   w_s = c0 (u - u*) + U - u x w
+ * with the drag D(q) = C q.*|q| (the paper's) or C_n |q_perp| q_perp +
+ * C_t |q_3| q_3 (normal), and the cross-section's rotary inertia rhoJ =
+ * rho (I, I, J) of d/dt(R rho J w), zero when it is neglected as in the
+ * paper (II). u* enters per point (rod_rhs_point), so it may vary along s;
+ * in this n-m form its derivative u*_s needs no term of its own (it is in
+ * the history's s-derivatives of u - u*), and a precurved rod at rest is an
+ * exact fixed point of the step (u - u* and its history vanish exactly).
  * Statics is the same system with c0 = 0 and zero history, q = w = 0. */
 #ifndef ROD_RHS_H
 #define ROD_RHS_H
@@ -46,31 +54,41 @@ enum {
 typedef struct {
   double c0;       /* 1/s, BDF coefficient of the current step (0: statics) */
   double rho_area; /* kg/m */
-  double drag[3];  /* kg/m^2 */
-  double ki[3];    /* 1/(N m^2): 1 / (K (1 + c0 tau)) */
-  double kse[3];   /* 1/N: 1 / (Kse (1 + c0 tau)) */
-  double bn[3];    /* N/m, world: -rhoA g - fbar */
-  double au0[3];   /* 1/m: u* / (1 + c0 tau) */
-  double av0[3];   /* e3 / (1 + c0 tau) (Cosserat) */
-  double tau_fac;  /* s: tau / (1 + c0 tau) */
+  double drag[3];  /* kg/m^2: C (paper), or C_n, C_n, C_t (normal) */
+  double rho_inertia[3]; /* kg m: rho (I, I, J), 0 when neglected */
+  double ki[3];          /* 1/(N m^2): 1 / (K (1 + c0 tau)) */
+  double kse[3];         /* 1/N: 1 / (Kse (1 + c0 tau)) */
+  double bn[3];          /* N/m, world: -rhoA g - fbar */
+  double av0[3];         /* e3 / (1 + c0 tau) (Cosserat) */
+  double tau_fac;        /* s: tau / (1 + c0 tau) */
   int cosserat;
+  int drag_normal; /* the drag isotropic in the cross-section */
+  int rotary;      /* the cross-section's rotary inertia is kept */
   /* for the energy quadratures */
   double K[3];       /* N m^2 */
   double Kse[3];     /* N */
-  double ustar[3];   /* 1/m */
   double gravity[3]; /* m/s^2 */
 } rod_rhs_const;
+
+/* Data of the equations at one evaluation point that depend on s, not on
+ * the history: the precurvature. (A distributed force fbar(s), as
+ * contact's, belongs here too.) */
+typedef struct {
+  double ustar[3]; /* 1/m: u*(s), material frame */
+} rod_rhs_point;
 
 /* History data at one evaluation point (grid node or half-way): the
  * history terms themselves, so that a history kept at the evaluation
  * points writes them in place (rod_history_point_terms). With them
- *   u = ki .* R^T m + au,  au = au0 - tau_fac U = (u* - tau U) / (1 + c0 tau)
- *   v = kse .* R^T n + av, av = av0 - tau_fac V = (e3 - tau V) / (1 + c0 tau)
+ *   u = ki .* R^T m + (u* - tau_fac U) = u* + (R^T m / K - tau U) / (1 + c0
+ * tau) v = kse .* R^T n + av, av = av0 - tau_fac V = (e3 - tau V) / (1 + c0
+ * tau)
  */
 typedef struct {
   double Q[3]; /* m/s^2: q_t = c0 q + Q */
-  double U[3]; /* 1/(m s): u_t = c0 u + U */
+  double U[3]; /* 1/(m s): u_t = c0 (u - u*) + U */
   double V[3]; /* 1/s: v_t = c0 v + V (Cosserat) */
+  double W[3]; /* 1/s^2: w_t = c0 w + W (rotary inertia) */
 } rod_hist_point;
 
 /* Intermediate values of one evaluation, reused by the tangent equations. */
@@ -80,28 +98,41 @@ typedef struct {
   double Rtm[3], Rtn[3];
   double a[3]; /* local distributed inertia + drag force density */
   double ps[3];
+  double qp;   /* m/s, |q_perp| = |(q1, q2)| (normal drag) */
+  double b[3]; /* N m/m, local rate of the cross-section's angular
+                  momentum (rotary inertia) */
 } rod_rhs_work;
 
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp, const double *y,
-             double *f, rod_rhs_work *wk) {
+rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
+             const rod_rhs_point *pt, const double *y, double *f,
+             rod_rhs_work *wk, const bool general) {
   const double *h = y + ROD_Y_H, *n = y + ROD_Y_N, *m = y + ROD_Y_M;
   const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
   double *R = wk->R, *u = wk->u, *v = wk->v, *a = wk->a, *ps = wk->ps;
   quat_to_R(R, h);
   m3_mul_tv(wk->Rtm, R, m);
   for (int i = 0; i < 3; i++)
-    u[i] = c->ki[i] * wk->Rtm[i] + (c->au0[i] - c->tau_fac * hp->U[i]);
+    u[i] = c->ki[i] * wk->Rtm[i] +
+           ((general ? pt->ustar[i] : 0.0) - c->tau_fac * hp->U[i]);
   quat_deriv(f + ROD_Y_H, h, u);
 
   double wxq[3];
   v3_cross(wxq, w, q);
-  for (int i = 0; i < 3; i++)
-    a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
-           c->drag[i] * q[i] * fabs(q[i]);
+  if (general && c->drag_normal) {
+    const double qp = sqrt(q[0] * q[0] + q[1] * q[1]);
+    wk->qp = qp;
+    for (int i = 0; i < 3; i++)
+      a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
+             c->drag[i] * q[i] * (i < 2 ? qp : fabs(q[i]));
+  } else {
+    for (int i = 0; i < 3; i++)
+      a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
+             c->drag[i] * q[i] * fabs(q[i]);
+  }
   double Ra[3];
   m3_mul_v(Ra, R, a);
   v3_add(f + ROD_Y_N, Ra, c->bn);
@@ -127,8 +158,19 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp, const double *y,
     f[ROD_Y_Q + 2] = -uxq[2];
   }
   v3_cross(f + ROD_Y_M, n, ps); /* m_s = -p_s x n */
+  if (general && c->rotary) {   /* + R [rhoJ .* w_t + w x (rhoJ .* w)] */
+    double Jw[3], wxJw[3], Rb[3];
+    for (int i = 0; i < 3; i++)
+      Jw[i] = c->rho_inertia[i] * w[i];
+    v3_cross(wxJw, w, Jw);
+    for (int i = 0; i < 3; i++)
+      wk->b[i] = c->rho_inertia[i] * (c->c0 * w[i] + hp->W[i]) + wxJw[i];
+    m3_mul_v(Rb, R, wk->b);
+    v3_add(f + ROD_Y_M, f + ROD_Y_M, Rb);
+  }
   for (int i = 0; i < 3; i++)
-    f[ROD_Y_W + i] = c->c0 * u[i] + hp->U[i] - uxw[i];
+    f[ROD_Y_W + i] =
+        c->c0 * (u[i] - (general ? pt->ustar[i] : 0.0)) + hp->U[i] - uxw[i];
 }
 
 /* rod_rhs_eval for a rod that moves in the x-z plane: the quaternion turns
@@ -143,7 +185,9 @@ __attribute__((always_inline))
 #endif
 static inline void
 rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
-                    const double *y, double *f, rod_rhs_work *wk) {
+                    const rod_rhs_point *pt, const double *y, double *f,
+                    rod_rhs_work *wk, const bool general) {
+  const double ustar1 = general ? pt->ustar[1] : 0.0;
   const double h0 = y[ROD_Y_H], h2 = y[ROD_Y_H + 2];
   const double n0 = y[ROD_Y_N], n2 = y[ROD_Y_N + 2], m1 = y[ROD_Y_M + 1];
   const double q0 = y[ROD_Y_Q], q2 = y[ROD_Y_Q + 2], w1 = y[ROD_Y_W + 1];
@@ -161,16 +205,18 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   R[7] = 0.0;
   R[8] = 1.0 - s * yy;
   v3_set(wk->Rtm, 0.0, m1, 0.0);
-  const double u1 = c->ki[1] * m1 + (c->au0[1] - c->tau_fac * hp->U[1]);
+  const double u1 = c->ki[1] * m1 + (ustar1 - c->tau_fac * hp->U[1]);
   v3_set(u, 0.0, u1, 0.0);
   f[ROD_Y_H + 0] = 0.5 * -(u1 * h2);
   f[ROD_Y_H + 1] = 0.0;
   f[ROD_Y_H + 2] = 0.5 * (u1 * h0);
   f[ROD_Y_H + 3] = 0.0;
 
-  /* w x q = (w1 q2, 0, -w1 q0) */
+  /* w x q = (w1 q2, 0, -w1 q0); the normal drag's |q_perp| is |q_1| (the
+   * 3D path's arithmetic with q_2 = 0) */
+  wk->qp = general && c->drag_normal ? sqrt(q0 * q0) : fabs(q0);
   a[0] = c->rho_area * (w1 * q2 + c->c0 * q0 + hp->Q[0]) +
-         c->drag[0] * q0 * fabs(q0);
+         c->drag[0] * q0 * wk->qp;
   a[1] = 0.0;
   a[2] = c->rho_area * (-(w1 * q0) + c->c0 * q2 + hp->Q[2]) +
          c->drag[2] * q2 * fabs(q2);
@@ -199,27 +245,35 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   f[ROD_Y_M + 0] = 0.0;
   f[ROD_Y_M + 1] = n2 * ps[0] - n0 * ps[2];
   f[ROD_Y_M + 2] = 0.0;
+  if (general && c->rotary) { /* w x (rhoJ .* w) = 0; R leaves y */
+    v3_set(wk->b, 0.0, c->rho_inertia[1] * (c->c0 * w1 + hp->W[1]), 0.0);
+    f[ROD_Y_M + 1] += wk->b[1];
+  }
   f[ROD_Y_W + 0] = 0.0;
-  f[ROD_Y_W + 1] = c->c0 * u1 + hp->U[1];
+  f[ROD_Y_W + 1] = c->c0 * (u1 - ustar1) + hp->U[1];
   f[ROD_Y_W + 2] = 0.0;
 }
 
 /* Derivatives of the quadratures at arclength s (m) from the velocity q,
- * curvature u, strain v and p_s = R v there. */
+ * angular velocity w (read when rotary: the kinetic energy of the
+ * cross-section's rotation), the curvature's departure from the
+ * precurvature du = u - u*, strain v and p_s = R v there. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void
-rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *u,
-                       const double *v, const double *ps, double s,
-                       double *fq) {
+rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *w,
+                       const double *du, const double *v, const double *ps,
+                       double s, double *fq, const bool rotary) {
   v3_copy(fq + ROD_Q_P, ps);
   fq[ROD_Q_KIN] = 0.5 * c->rho_area * v3_dot(q, q);
+  if (rotary)
+    fq[ROD_Q_KIN] += 0.5 * (c->rho_inertia[0] * w[0] * w[0] +
+                            c->rho_inertia[1] * w[1] * w[1] +
+                            c->rho_inertia[2] * w[2] * w[2]);
   double e = 0;
-  for (int i = 0; i < 3; i++) {
-    double du = u[i] - c->ustar[i];
-    e += c->K[i] * du * du;
-  }
+  for (int i = 0; i < 3; i++)
+    e += c->K[i] * du[i] * du[i];
   if (c->cosserat)
     for (int i = 0; i < 3; i++) {
       double dv = v[i] - (i == 2 ? 1.0 : 0.0);
@@ -229,23 +283,16 @@ rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *u,
   fq[ROD_Q_GS] = s * v3_dot(c->gravity, ps);
 }
 
-/* The same from the values of rod_rhs_eval at y. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-rod_rhs_quadratures(const rod_rhs_const *c, const double *y,
-                    const rod_rhs_work *wk, double s, double *fq) {
-  rod_rhs_quadratures_at(c, y + ROD_Y_Q, wk->u, wk->v, wk->ps, s, fq);
-}
-
 /* Directional derivative of the right-hand side: df = (df/dy) dy, using the
  * intermediate values of rod_rhs_eval at the same y. A perturbation dh of
  * the quaternion rotates the frame by dtheta = 2 vec(conj(h) dh) / |h|^2
  * (body frame), so dR = R [dtheta]x. */
-static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
-                                   const rod_rhs_work *wk, const double *dy,
-                                   double *df) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
+                const double *dy, double *df, const bool general) {
   const double *h = y + ROD_Y_H, *n = y + ROD_Y_N;
   const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
   const double *dh = dy + ROD_Y_H, *dn = dy + ROD_Y_N, *dm = dy + ROD_Y_M;
@@ -280,6 +327,15 @@ static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
   for (int i = 0; i < 3; i++)
     da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
             2.0 * c->drag[i] * fabs(q[i]) * dq[i];
+  if (general &&
+      c->drag_normal) { /* d(|q_perp| q_i) = |q_perp| dq_i + q_i q.dq/|q_perp|
+                         */
+    const double qp = wk->qp;
+    const double qdq = qp > 0 ? (q[0] * dq[0] + q[1] * dq[1]) / qp : 0.0;
+    for (int i = 0; i < 2; i++)
+      da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
+              c->drag[i] * (qp * dq[i] + q[i] * qdq);
+  }
   v3_cross(t1, th, a);
   v3_add(t1, t1, da);
   m3_mul_v(df + ROD_Y_N, R, t1);
@@ -313,6 +369,20 @@ static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
   v3_cross(t1, dn, wk->ps);
   v3_cross(t2, n, dps);
   v3_add(df + ROD_Y_M, t1, t2);
+  if (general && c->rotary) { /* + R (dtheta x b + db) */
+    double Jw[3], Jdw[3], db[3], t3[3];
+    for (int i = 0; i < 3; i++) {
+      Jw[i] = c->rho_inertia[i] * w[i];
+      Jdw[i] = c->rho_inertia[i] * dw[i];
+    }
+    v3_cross(t1, dw, Jw);
+    v3_cross(t2, w, Jdw);
+    v3_cross(t3, th, wk->b);
+    for (int i = 0; i < 3; i++)
+      db[i] = t3[i] + c->c0 * Jdw[i] + t1[i] + t2[i];
+    m3_mul_v(t1, R, db);
+    v3_add(df + ROD_Y_M, df + ROD_Y_M, t1);
+  }
   /* dw_s = c0 du + dw x u + w x du */
   double dwxu[3], wxdu[3];
   v3_cross(dwxu, dw, u);
@@ -324,10 +394,13 @@ static inline void rod_rhs_tangent(const rod_rhs_const *c, const double *y,
 /* rod_rhs_tangent for an in-plane state (rod_rhs_eval_planar's work) and
  * an in-plane direction dy (odd components zero): the same arithmetic with
  * the exactly zero terms left out; the odd components of df are zero. */
-static inline void rod_rhs_tangent_planar(const rod_rhs_const *c,
-                                          const double *y,
-                                          const rod_rhs_work *wk,
-                                          const double *dy, double *df) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_tangent_planar(const rod_rhs_const *c, const double *y,
+                       const rod_rhs_work *wk, const double *dy, double *df,
+                       const bool general) {
   const double h0 = y[ROD_Y_H], h2 = y[ROD_Y_H + 2];
   const double n0 = y[ROD_Y_N], n2 = y[ROD_Y_N + 2];
   const double q0 = y[ROD_Y_Q], q2 = y[ROD_Y_Q + 2], w1 = y[ROD_Y_W + 1];
@@ -349,8 +422,11 @@ static inline void rod_rhs_tangent_planar(const rod_rhs_const *c,
   df[ROD_Y_H + 3] = 0.0;
 
   /* dn_s = R (dtheta x a + da) */
-  const double da0 = c->rho_area * ((dw1 * q2 + w1 * dq2) + c->c0 * dq0) +
-                     2.0 * c->drag[0] * fabs(q0) * dq0;
+  const double qp = wk->qp, qdq = qp > 0 ? q0 * dq0 / qp : 0.0;
+  const double da0 =
+      c->rho_area * ((dw1 * q2 + w1 * dq2) + c->c0 * dq0) +
+      (general && c->drag_normal ? c->drag[0] * (qp * dq0 + q0 * qdq)
+                                 : 2.0 * c->drag[0] * fabs(q0) * dq0);
   const double da2 = c->rho_area * ((-(dw1 * q0) + -(w1 * dq0)) + c->c0 * dq2) +
                      2.0 * c->drag[2] * fabs(q2) * dq2;
   const double t0 = th1 * a[2] + da0, t2 = -(th1 * a[0]) + da2;
@@ -383,6 +459,8 @@ static inline void rod_rhs_tangent_planar(const rod_rhs_const *c,
   df[ROD_Y_M + 0] = 0.0;
   df[ROD_Y_M + 1] = (dn2 * ps[0] - dn0 * ps[2]) + (n2 * dps0 - n0 * dps2);
   df[ROD_Y_M + 2] = 0.0;
+  if (general && c->rotary)
+    df[ROD_Y_M + 1] += c->c0 * (c->rho_inertia[1] * dw1);
   df[ROD_Y_W + 0] = 0.0;
   df[ROD_Y_W + 1] = c->c0 * du1;
   df[ROD_Y_W + 2] = 0.0;

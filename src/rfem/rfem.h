@@ -127,6 +127,11 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
 /* Add the tip moment (a dead load, world frame; rod_tip_loads) to fext at
  * the chain's current kinematics. */
 void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext);
+/* K[i + j ld] += dG_i/dq_j of the dead couple M on the tip body, G_i = M .
+ * a_i the generalised force on joint i with the world axis a_i: M . (a_j x
+ * a_i) for j < i (rod_chain_load_stiffness's convention, loads add to K). */
+void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
+                           int ld);
 /* Integrals over [0, l] of u|u| and x u|u| for u = a + b x, exactly. */
 void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1);
 /* Maxwell element (Iwamura et al., eq. 6) over a step h with the joint rate

@@ -41,17 +41,19 @@ static void plane_normal(const rod_rfem *r, double a[3]) {
   v3_set(a, r->model.base_R[0], r->model.base_R[3], r->model.base_R[6]);
 }
 
-/* Solid cylinder of length len along d3 from the body origin (the RFEM tutorial
- * "Modeling deformable objects", 2022): m = rho A len, I_33 = m d^2 / 8, I_11 =
- * I_22 = m (3 d^2 + 4 len^2) / 48 about the centre of mass. */
+/* Cylinder (a tube of inner diameter d_i) of length len along d3 from the
+ * body origin (the RFEM tutorial "Modeling deformable objects", 2022): m =
+ * rho A len, I_33 = m (d^2 + d_i^2) / 8, I_11 = I_22 = m (3 (d^2 + d_i^2) + 4
+ * len^2) / 48 about the centre of mass. The cross-section's rotary inertia
+ * is always in: the torsion joint needs I_33. */
 static void cylinder_body(const rod_rfem *r, double len, rod_chain_link *l) {
-  const double dia = r->sc.rod.diameter;
+  const double dia = r->sc.rod.diameter, di = r->sc.rod.inner_diameter;
   l->mass = r->model.rho_area * len;
   v3_set(l->com, 0, 0, 0.5 * len);
   memset(l->inertia, 0, sizeof l->inertia);
   l->inertia[0] = l->inertia[4] =
-      l->mass * (3 * dia * dia + 4 * len * len) / 48.0;
-  l->inertia[8] = l->mass * dia * dia / 8.0;
+      l->mass * (3 * dia * dia + 3 * di * di + 4 * len * len) / 48.0;
+  l->inertia[8] = (l->mass * dia * dia + l->mass * di * di) / 8.0;
 }
 
 static int allocate(rod_rfem *r) {

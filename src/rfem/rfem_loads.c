@@ -148,6 +148,23 @@ void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext) {
   v3_add(fext + 6 * link, fext + 6 * link, Mb);
 }
 
+void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
+                           int ld) {
+  const int body = r->el[r->tip_element].link;
+  for (int i = 1; i <= body; i++) {
+    double Ri[9], ai[3];
+    rod_chain_pose(r->chain, i, Ri, NULL);
+    m3_mul_v(ai, Ri, rod_chain_get_link(r->chain, i)->axis);
+    for (int j = 0; j < i; j++) {
+      double Rj[9], aj[3], ajxai[3];
+      rod_chain_pose(r->chain, j, Rj, NULL);
+      m3_mul_v(aj, Rj, rod_chain_get_link(r->chain, j)->axis);
+      v3_cross(ajxai, aj, ai);
+      K[i + (size_t)j * ld] += v3_dot(M, ajxai);
+    }
+  }
+}
+
 void rfem_external_forces(rod_rfem *r, double t, bool static_state,
                           double *fext) {
   memset(fext, 0, 6 * (size_t)r->nlinks * sizeof(double));

@@ -26,6 +26,9 @@ static int static_residual(const double *x, double *res, double *J,
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
                               loads[i].force, r->fext);
   rfem_add_tip_moment(r, true, r->fext);
+  double tipF[3], M[3];
+  rod_tip_loads(&r->sc, &r->drive, true, tipF, M);
+  const bool couple = M[0] != 0 || M[1] != 0 || M[2] != 0;
   memset(r->full, 0, (size_t)n * sizeof(double));
   rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
   /* joint torques at rest; Maxwell springs hold Q = k q */
@@ -38,6 +41,8 @@ static int static_residual(const double *x, double *res, double *J,
   if (!J)
     return 0;
   rod_chain_load_stiffness(r->chain, nl, loads, r->kbuf, n);
+  if (couple)
+    rfem_couple_stiffness(r, M, r->kbuf, n);
   for (int b = 0; b < nf; b++)
     for (int a = 0; a < nf; a++) {
       double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];

