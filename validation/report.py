@@ -27,6 +27,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rodlib  # noqa: E402
+import speed  # noqa: E402
 
 SCEN = "data/scenarios"
 
@@ -368,44 +369,8 @@ def study_bench(rs, out, quick):
           "```\n",
           "The impulse (a 16 ms hat, sampled at step times) runs up to 5 ms "
           "only: at 10 and 20 ms it would fall between the steps.\n"]
-    md += bench_targets(rs, 1 if quick else 3)
+    md += ["### Speed\n"] + speed.table(rs.exe, 1 if quick else 3) + [""]
     return "\n".join(md)
-
-
-# (label, scenario, dt, target real-time ratio, target integrations/step)
-BENCH_TARGETS = [
-    ("weight release (RK4, 100 nodes, alpha -0.48)", "weight_release.ini",
-     2e-3, 50, 3),
-    ("Cosserat anchor (Euler, 40 nodes, alpha -0.2)",
-     "cosserat_cantilever.ini", 2e-3, 200, None),
-    ("impulse", "impulse.ini", 2e-3, 5, None),
-]
-
-
-def bench_targets(rs, repeat):
-    """Best-of-`repeat` rodsim bench rows for the speed targets."""
-    md = ["### Speed targets\n",
-          "| configuration | dt (ms) | real-time ratio | target | "
-          "integrations/step | target | iterations/step |",
-          "|---|---|---|---|---|---|---|"]
-    for label, name, dt, ratio_target, integ_target in BENCH_TARGETS:
-        best = None
-        for _ in range(repeat):
-            out = subprocess.run(
-                [rs.exe, "bench", f"{SCEN}/{name}",
-                 "--dt", repr(dt)], check=True, capture_output=True,
-                text=True).stdout
-            row = list(csv.DictReader(io.StringIO(out)))[0]
-            if best is None or float(row["realtime_ratio"]) > float(
-                    best["realtime_ratio"]):
-                best = row
-        md.append(f"| {label} | {dt * 1e3:g} | "
-                  f"{float(best['realtime_ratio']):.1f} | {ratio_target} | "
-                  f"{float(best['integrations_per_step']):.2f} | "
-                  f"{integ_target if integ_target else '-'} | "
-                  f"{float(best['mean_iterations']):.2f} |")
-    md.append("")
-    return md
 
 
 # ------------------------------------------------------------------ floor
@@ -443,7 +408,8 @@ def study_floor(rs, out, quick):
                         ("oracle6_sweeps", "the same from unknowns "
                          "predicted to 1e-6 (sweeps)")):
         ax[1].plot(t, col(name), ".", ms=3, label=label)
-    ax[1].axhline(3, color="k", ls="--", label="target: 3 per step")
+    ax[1].axhline(3, color="k", ls="--",
+                  label="3: prediction, Jacobian, one Newton step")
     ax[1].set_xlabel("time (s)")
     ax[1].set_ylabel("spatial integrations per step")
     ax[1].set_title("what a step costs, and what it could cost", fontsize=10)

@@ -59,29 +59,36 @@ def machine():
     return f"{os.cpu_count()} cores, {model}"
 
 
+def table(rodsim, repeat, configs=CONFIGS):
+    """The speed table as Markdown lines."""
+    load0 = os.getloadavg()[0]
+    rows = []
+    for label, scenario, sets, dt in configs:
+        runs = [bench(rodsim, scenario, sets, dt) for _ in range(repeat)]
+        rows.append((label, max(runs,
+                                key=lambda r: float(r["realtime_ratio"]))))
+    load1 = os.getloadavg()[0]
+    md = ["| configuration | real-time ratio | integrations/step | "
+          "iterations/step |", "|---|---|---|---|"]
+    for label, r in rows:
+        x = float(r["realtime_ratio"])
+        ratio = f"{x:.0f}" if x >= 100 else f"{x:#.3g}"
+        md.append(f"| {label} | {ratio}x | "
+                  f"{float(r['integrations_per_step']):.2f} | "
+                  f"{float(r['mean_iterations']):.2f} |")
+    runs = f"{repeat} runs" if repeat != 1 else "1 run"
+    md.append(f"\n`validation/speed.py`, best of {runs} each, "
+              f"{time.strftime('%Y-%m-%d %H:%M')}, {machine()}, 1-minute "
+              f"load average {load0:.1f} before and {load1:.1f} after.")
+    return md
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rodsim", default="build/rodsim")
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args()
-    load0 = os.getloadavg()[0]
-    rows = []
-    for label, scenario, sets, dt in CONFIGS:
-        runs = [bench(a.rodsim, scenario, sets, dt) for _ in range(a.repeat)]
-        best = max(runs, key=lambda r: float(r["realtime_ratio"]))
-        rows.append((label, best))
-    load1 = os.getloadavg()[0]
-    print("| configuration | real-time ratio | integrations/step | "
-          "iterations/step |")
-    print("|---|---|---|---|")
-    for label, r in rows:
-        ratio = float(r["realtime_ratio"])
-        print(f"| {label} | {ratio:.3g}x | "
-              f"{float(r['integrations_per_step']):.2f} | "
-              f"{float(r['mean_iterations']):.2f} |")
-    print(f"\n`validation/speed.py`, best of {a.repeat} runs each, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}, {machine()}, 1-minute load "
-          f"average {load0:.1f} before and {load1:.1f} after.")
+    print("\n".join(table(a.rodsim, a.repeat)))
 
 
 if __name__ == "__main__":
