@@ -321,6 +321,7 @@ def main():
             ax.yaxis.set_minor_formatter(mticker.NullFormatter())
         else:
             ax.set_ylim(bottom=0)
+            ax.yaxis.set_major_locator(mticker.MaxNLocator(integer=True))
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=4,
                   fontsize=8, frameon=False, borderaxespad=0.1)
     ax.set_ylabel("solver, per step")
