@@ -42,6 +42,7 @@ rod_lm_options rod_lm_default_options(void) {
       .warm_jacobian = false,
       .least_squares = false,
       .fd_step = 1e-7,
+      .max_ratio = 0.0,
   };
   return o;
 }
@@ -396,6 +397,11 @@ int rod_lm_solve(rod_lm_workspace *w, rod_lm_fn f, double *x,
         pred += t * t;
       }
       pred = rr - pred; /* predicted decrease of ||r||^2 */
+    }
+    if (opt->max_ratio > 0 &&
+        !(rr_new <= opt->max_ratio * opt->max_ratio * rr)) {
+      st.stop = ROD_LM_NO_PROGRESS; /* Newton does not contract here */
+      goto done;
     }
     double actual = rr - rr_new;
     double rho = pred > 0 ? actual / pred : (actual > 0 ? 1.0 : -1.0);

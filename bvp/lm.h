@@ -49,6 +49,10 @@ typedef struct {
   bool warm_jacobian;        /* the workspace Jacobian is valid on entry */
   bool least_squares;        /* a stationary point is success (calibration) */
   double fd_step;            /* relative forward-difference step */
+  /* > 0: plain Newton that must contract: stop (ROD_LM_NO_PROGRESS) at the
+   * first step that does not reduce ||r||_2 to at most this fraction, or
+   * that would need damping. 0: off. */
+  double max_ratio;
 } rod_lm_options;
 
 typedef struct {

@@ -210,6 +210,10 @@ int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
   return sweep(sh, x, r, J) == 0 ? ROD_OK : ROD_ENONFINITE;
 }
 
+int rod_shooting_residual(rod_shooting *sh, const double *x, double *r) {
+  return state_sweep(sh, x, r) == 0 ? ROD_OK : ROD_ENONFINITE;
+}
+
 int rod_shooting_jacobian_along(rod_shooting *sh, const double *x, double *r,
                                 double *J) {
   if (!sh->bvp.tangents)

@@ -73,6 +73,10 @@ int rod_shooting_solve(rod_shooting *sh, double *x, const rod_lm_options *opt,
 int rod_shooting_jacobian(rod_shooting *sh, const double *x, double *r,
                           double *J);
 
+/* Residual at x from a sweep of the states alone (the problem's last
+ * sweep is then at x). */
+int rod_shooting_residual(rod_shooting *sh, const double *x, double *r);
+
 /* Tangent sweeps carry only the unknowns listed in active (count of them,
  * increasing; NULL or count <= 0: all). For a problem with a symmetry: the
  * other unknowns neither move the listed residuals nor are moved by them

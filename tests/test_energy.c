@@ -98,6 +98,54 @@ START_TEST(synthetic_records) {
 }
 END_TEST
 
+/* A slow steady gain: a nearly exact exchange (E swinging by 1e-5 of the
+ * motion's energy, mode 1 of the default rod at 6 Hz) over 4 s, with and
+ * without a gain of 0.3% of the motion's energy; and the same gain under
+ * a 10% swing, which it does not exceed. */
+static double slow_gain, slow_swing;
+static energy_point slow(double t) {
+  double c = cos(2 * M_PI * 6 * t);
+  energy_point e = {1 - c * c + slow_swing * c, c * c, 0.0};
+  e.elastic += slow_gain * t / 4.0;
+  return e;
+}
+
+START_TEST(slow_growth) {
+  rod_scenario sc = synthetic_scenario();
+  sc.time.duration = 4.0;
+  sc.output.every = 1;
+  slow_swing = 1e-5;
+  slow_gain = 0.0;
+  ck_assert(!feed(&sc, slow).energy_grew);
+  slow_gain = 3e-3;
+  rod_sim_result r = feed(&sc, slow);
+  ck_assert(r.energy_grew);
+  /* 0.1% of the motion's energy above the first window's level (two
+   * periods of the rod's first mode, 0.34 s), so about t = 1.7 s */
+  ck_assert_double_gt(r.energy_time, 1.0);
+  ck_assert_double_lt(r.energy_time, 2.5);
+  slow_swing = 0.1;
+  ck_assert(!feed(&sc, slow).energy_grew);
+}
+END_TEST
+
+/* A rod at rest (clamped 45 degrees down, no tip mass, 20 RK4 nodes with
+ * cubic Hermite history): it settles from the static solution to the
+ * dynamic discretisation's rest state, E rising by 1e-10 J of 7e-3 J; no
+ * warning (one was given, advising rk4 to a run on rk4). */
+START_TEST(rest_not_flagged) {
+  rod_scenario sc;
+  rod_sim_result res;
+  rod_test_load(&sc, "weight_release.ini");
+  sc.base.direction[2] = -1.0;
+  sc.tip.mass = 0.0;
+  sc.space.nodes = 20;
+  sc.time.duration = 1.0;
+  rod_recorder_free(rod_test_run(&sc, &res));
+  ck_assert(!res.energy_grew);
+}
+END_TEST
+
 /* The impulse with Euler in arclength on 40 nodes and alpha = -0.48: the
  * rod's energy grows from 0.017 J after the strike (0.016 s) to 0.02 J by
  * 0.04 s and on to 11 J, when the solver fails at 0.27 s. */
@@ -140,6 +188,8 @@ static Suite *energy_suite(void) {
   TCase *tc = tcase_create("watch");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, synthetic_records);
+  tcase_add_test(tc, slow_growth);
+  tcase_add_test(tc, rest_not_flagged);
   tcase_add_test(tc, coarse_euler_grid_flagged);
   tcase_add_test(tc, balanced_runs_not_flagged);
   suite_add_tcase(s, tc);

@@ -81,6 +81,17 @@ typedef struct {
   void *user;
 } rod_sim_sink;
 
+/* How the static state was found and whether it is stable. */
+typedef struct {
+  int stable;     /* 1 stable, 0 unstable (no stable state found), -1 not
+                     checked */
+  int index;      /* directions in which the state is unstable */
+  int path_steps; /* steps of load continuation (0: one direct solve) */
+  int folds;      /* turning points of the load passed on the way */
+  char note[224]; /* what the user should know (which of several states
+                     was taken, a fold passed, why it is unstable), or "" */
+} rod_static_report;
+
 /* Statistics and status of a simulation so far. */
 typedef struct {
   int status;          /* ROD_OK, or why the simulation stopped */
@@ -94,12 +105,13 @@ typedef struct {
   int fallbacks;       /* steps that needed a fallback method */
   double max_residual;
   rod_step_stats last; /* the last step (or the static solve) */
-  /* The energy balance: with nothing working on the rod, its mechanical
-   * energy grew by more than half the motion's largest kinetic energy,
-   * from energy_before to energy_after (J) by energy_time (s). Needs
-   * samples (a sink), and no loads set between steps. */
+  /* The energy balance (a watch, docs/numerics.md): with nothing working
+   * on the rod, its mechanical energy grew, from energy_before to
+   * energy_after (J) by energy_time (s). Needs samples (a sink), and no
+   * loads set between steps. */
   bool energy_grew;
   double energy_before, energy_after, energy_time;
+  rod_static_report statics; /* the static solve's report */
   char message[256]; /* why the simulation stopped, when it did */
 } rod_sim_result;
 

@@ -131,17 +131,24 @@ static int run_common(int argc, char **argv, bool static_only) {
     snprintf(status, sizeof status, "%s",
              res.message[0] ? res.message : err.message);
   int cst = rod_logger_close(lg, status);
+  if (res.statics.stable == 1 && res.statics.note[0])
+    fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
+            res.statics.note);
   if (res.energy_grew) {
     char hint[160];
     if (sc.solver.backend == ROD_BACKEND_RFEM)
       snprintf(hint, sizeof hint,
                "try a smaller time.dt or rfem.integrator = "
                "rk45");
+    else if (sc.space.integrator == ROD_SPACE_EULER)
+      snprintf(hint, sizeof hint,
+               "space.integrator = euler, %d nodes, time.alpha = %g: try "
+               "rk4, more nodes or alpha closer to 0",
+               sc.space.nodes, sc.time.alpha);
     else
       snprintf(hint, sizeof hint,
-               "space.integrator = %s, %d nodes, time.alpha = %g: try rk4, "
-               "more nodes or alpha closer to 0",
-               sc.space.integrator == ROD_SPACE_EULER ? "euler" : "rk4",
+               "space.integrator = rk4, %d nodes, time.alpha = %g: try more "
+               "nodes or alpha closer to 0",
                sc.space.nodes, sc.time.alpha);
     fprintf(stderr,
             "rodsim: %s: warning: with nothing working on the rod its energy "
@@ -173,6 +180,11 @@ static int run_common(int argc, char **argv, bool static_only) {
            cap.force0[1], cap.force0[2]);
     printf("  clamp moment m(0) %.9g %.9g %.9g N m\n", cap.moment0[0],
            cap.moment0[1], cap.moment0[2]);
+    const rod_static_report *sr = &res.statics;
+    if (sr->stable == 1)
+      printf("  stability        stable (%s%s)\n",
+             sr->path_steps ? "load continuation" : "one direct solve",
+             sr->folds ? ", past a fold" : "");
     printf("  wall time %.3g s -> %s\n", res.wall_time, sc.output.file);
     return CLI_OK;
   }

@@ -122,7 +122,8 @@ typedef struct rod_kirchhoff {
   double time; /* s */
   int steps;   /* dynamic steps taken */
   bool have_jacobian_c0;
-  double jacobian_c0; /* c0 the stored Jacobian belongs to */
+  double jacobian_c0;              /* c0 the stored Jacobian belongs to */
+  rod_static_report static_report; /* how the static state was found */
 } rod_kirchhoff;
 
 /* kirchhoff_sweep.c: the shooting problem */
@@ -151,6 +152,17 @@ rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k);
  * kr_prepare_prediction). */
 void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                   double *x);
+
+/* Unknowns of the straight rigid rod carrying the current loads. */
+void kr_rigid_guess(const rod_kirchhoff *k, double *x);
+/* The planar fast path when the step allows it (solver.planar = auto). */
+void kr_set_planar(rod_kirchhoff *k);
+rod_lm_options kr_shooting_options(const rod_kirchhoff *k);
+void kr_add_stats(rod_step_stats *st, const rod_shooting_stats *s);
+
+/* kirchhoff_static.c: the static state as the end of a loading path, and
+ * its stability */
+int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st);
 
 /* kirchhoff_predict.c: predictors of the step's unknowns and states */
 rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);

@@ -208,7 +208,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
 
 /* Unknowns of a straight rigid rod along the clamp tangent carrying the
  * current loads: n(0) is the total load, m(0) its moment about the clamp. */
-static void rigid_guess(const rod_kirchhoff *k, double *x) {
+void kr_rigid_guess(const rod_kirchhoff *k, double *x) {
   double R[9], d[3], n0[3], moment_arm[3];
   quat_to_R(R, k->base_h);
   v3_set(d, R[2], R[5], R[8]);
@@ -236,7 +236,7 @@ static void rigid_guess(const rod_kirchhoff *k, double *x) {
 /* The planar right-hand side and in-plane tangents when the step allows
  * them (kr_planar_symmetric; solver.planar = auto). Bit for bit the same
  * results as the 3D path, at about half the cost. */
-static void set_planar(rod_kirchhoff *k) {
+void kr_set_planar(rod_kirchhoff *k) {
   /* in-plane directions: n_x, n_z, m_y of the unknowns; h0, h2, n_x, n_z,
    * m_y, q_x, q_z, w_y of the states (every even index) */
   static const int in_x[] = {0, 2, 4};
@@ -249,7 +249,7 @@ static void set_planar(rod_kirchhoff *k) {
                         p ? 8 : 0);
 }
 
-static rod_lm_options shooting_options(const rod_kirchhoff *k) {
+rod_lm_options kr_shooting_options(const rod_kirchhoff *k) {
   rod_lm_options o = rod_lm_default_options();
   o.tolerance = k->sc.solver.tolerance;
   o.max_iterations = k->sc.solver.max_iterations;
@@ -258,58 +258,19 @@ static rod_lm_options shooting_options(const rod_kirchhoff *k) {
   return o;
 }
 
-static void add_stats(rod_step_stats *st, const rod_shooting_stats *s) {
+void kr_add_stats(rod_step_stats *st, const rod_shooting_stats *s) {
   st->iterations += s->iterations;
   st->integrations += s->integrations;
   st->residual = s->residual;
 }
 
 static int solve_static(void *self, rod_step_stats *st) {
-  rod_kirchhoff *k = self;
-  memset(st, 0, sizeof *st);
-  rod_bdf_coeffs zero = {0, 0, 0, 0};
-  kr_set_coefficients(k, &zero, false);
-  kr_set_loads(k, 0.0, true);
-  set_planar(k);
-  double x[6];
-  rigid_guess(k, x);
-  rod_lm_options o = shooting_options(k);
-  rod_shooting_stats ss;
-  int status = rod_shooting_solve(k->shoot, x, &o, &ss);
-  add_stats(st, &ss);
-  if (status != ROD_OK) {
-    /* Load continuation: ramp every load from 0 to its full value. */
-    double full_tip[3], full_bn[3], full_jump[3];
-    v3_copy(full_tip, k->tip_force);
-    v3_copy(full_bn, k->rc.bn);
-    v3_copy(full_jump, k->jump_force);
-    const int ramps = 20;
-    status = ROD_OK;
-    for (int i = 1; i <= ramps && status == ROD_OK; i++) {
-      double f = (double)i / ramps;
-      v3_scale(k->tip_force, f, full_tip);
-      v3_scale(k->rc.bn, f, full_bn);
-      v3_scale(k->jump_force, f, full_jump);
-      if (i == 1)
-        rigid_guess(k, x);
-      status = rod_shooting_solve(k->shoot, x, &o, &ss);
-      add_stats(st, &ss);
-    }
-  }
-  if (status != ROD_OK)
-    return status;
-  kr_postprocess(k);
-  kr_rest_history(k);
-  kr_accept(k, x);
-  memcpy(k->x_prev[0], x, sizeof k->x);
-  k->n_prev = 1;
-  k->n_sol = 1;
-  kr_reset_prediction(k);
-  k->time = 0.0;
-  k->steps = 0;
-  k->have_jacobian_c0 = false;
-  st->method = ROD_METHOD_SIMPLE;
-  return ROD_OK;
+  return kr_solve_static(self, st);
+}
+
+static void static_report(void *self, rod_static_report *rep) {
+  const rod_kirchhoff *k = self;
+  *rep = k->static_report;
 }
 
 /* Drift from the last solution (scaled state units) beyond which modified
@@ -365,7 +326,7 @@ static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   k->mshoot_c0 = c->c0;
   rod_shooting_stats ss;
   int status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
-  add_stats(st, &ss);
+  kr_add_stats(st, &ss);
   if (status == ROD_OK || status == ROD_EINVAL)
     return status;
   const int count = rod_mshoot_node_count(k->mshoot);
@@ -378,7 +339,7 @@ static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   mo.attempts = 4;
   mo.reuse_jacobian = false;
   status = rod_mshoot_solve(k->mshoot, x, k->yref, &mo, &ss);
-  add_stats(st, &ss);
+  kr_add_stats(st, &ss);
   return status;
 }
 
@@ -389,7 +350,7 @@ void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                   double *x) {
   kr_set_coefficients(k, c, true);
   kr_set_loads(k, t, false);
-  set_planar(k);
+  kr_set_planar(k);
   kr_predict(k, x);
 }
 
@@ -403,7 +364,7 @@ rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k) {
 static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                    bool modified, bool budget, double *x, rod_step_stats *st) {
   kr_pose_step(k, t, c, x);
-  rod_lm_options o = shooting_options(k);
+  rod_lm_options o = kr_shooting_options(k);
   if (modified)
     return solve_modified(k, c, &o, x, st);
   if (budget && k->sc.solver.strategy == ROD_STRATEGY_AUTO &&
@@ -425,7 +386,7 @@ static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   int status = rod_shooting_solve(k->shoot, x, &o, &ss);
   k->have_jacobian_c0 = status == ROD_OK;
   k->jacobian_c0 = c->c0;
-  add_stats(st, &ss);
+  kr_add_stats(st, &ss);
   return status;
 }
 
@@ -574,6 +535,7 @@ const rod_backend_ops rod_backend_kirchhoff = {
     .create = create,
     .destroy = destroy,
     .solve_static = solve_static,
+    .static_report = static_report,
     .step = step,
     .sample = sample,
     .set_drive = set_drive,

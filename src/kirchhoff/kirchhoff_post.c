@@ -105,7 +105,9 @@ void kr_postprocess(rod_kirchhoff *k) {
     return;
   for (int j = 0; j < k->intervals; j++) {
     const double *ya = k->node_y + (size_t)j * KR_NODE;
-    const double *yb = (j + 1 == k->jump_node)
+    /* the left limit at an interior point force (one at the tip acts as
+     * a tip force: no jump along the rod) */
+    const double *yb = (j + 1 == k->jump_node && j + 1 < k->nodes - 1)
                            ? k->jump_left
                            : k->node_y + (size_t)(j + 1) * KR_NODE;
     size_t ea = (size_t)(2 * j), eb = ea + 1;

@@ -16,6 +16,8 @@ typedef struct rod_backend_ops {
   /* Static equilibrium: the t = 0 state (the static state,
    * docs/scenario.md). */
   int (*solve_static)(void *self, rod_step_stats *st);
+  /* How the static state was found (may be NULL: not checked). */
+  void (*static_report)(void *self, rod_static_report *rep);
   /* Advance from the current time to time t. */
   int (*step)(void *self, double t, rod_step_stats *st);
   /* The current state. */

@@ -4,14 +4,44 @@
 #include <math.h>
 #include <string.h>
 
-/* Growth flagged beyond this fraction of the largest kinetic energy. */
-static const double watch_growth = 0.5;
+#include "core/model.h"
 
-/* Samples per window: short, so that a blow-up is caught before it ends
- * the run (the impulse on 150 Euler nodes at dt = 0.2 ms fails 25 ms after
- * the strike); the growth threshold, not the window, keeps a coarse
- * grid's exchange errors out. */
-static const int watch_window = 10;
+/* Fast detector: growth beyond this fraction of the largest kinetic
+ * energy, in windows of fast_window samples: short, so that a blow-up is
+ * caught before it ends the run (the impulse on 150 Euler nodes at
+ * dt = 0.2 ms fails 25 ms after the strike). */
+static const double fast_growth = 0.5;
+static const int fast_window = 10;
+
+/* Slow detector: growth beyond this fraction of the largest kinetic
+ * energy (plus E's own swing), in windows of slow_periods periods of the
+ * first bending mode. */
+static const double slow_growth = 1e-3;
+static const double slow_periods = 2.0;
+
+/* Growth below this fraction of the energies' size is not flagged. */
+static const double floor_fraction = 1e-6;
+
+/* beta_1 L of the first bending mode of a clamped-free beam */
+static const double beta1_L = 1.875104068711961;
+
+static void windows_init(rod_energy_windows *w, double span, int min_count) {
+  memset(w, 0, sizeof *w);
+  w->span = span;
+  w->min_count = min_count;
+  w->max = -INFINITY;
+  w->min = INFINITY;
+  w->level = INFINITY;
+}
+
+/* Period (s) of the bare rod's first bending mode, Euler-Bernoulli. */
+static double first_period(const rod_scenario *sc) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  double L = m.length;
+  double omega = beta1_L * beta1_L / (L * L) * sqrt(m.K[0] / m.rho_area);
+  return 2.0 * M_PI / omega;
+}
 
 void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
   memset(w, 0, sizeof *w);
@@ -22,9 +52,33 @@ void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
   w->t_free =
       sc->impulse.enabled ? sc->impulse.start + sc->impulse.duration : 0.0;
   memcpy(w->tip_force, sc->tip.force, sizeof w->tip_force);
-  w->window = watch_window;
-  w->window_e = w->window_k = -INFINITY;
-  w->level = INFINITY;
+  windows_init(&w->fast, 0.0, fast_window);
+  windows_init(&w->slow, slow_periods * first_period(sc), fast_window);
+  w->window_k = -INFINITY;
+}
+
+/* Add E at time t; true when the window closed. */
+static bool windows_add(rod_energy_windows *w, double t, double e) {
+  if (w->count == 0)
+    w->t0 = t;
+  w->max = fmax(w->max, e);
+  w->min = fmin(w->min, e);
+  if (++w->count < w->min_count || t - w->t0 < w->span)
+    return false;
+  w->level = fmin(w->level, w->max);
+  w->swing = fmax(w->swing, w->max - w->min);
+  w->windows++;
+  w->count = 0;
+  w->max = -INFINITY;
+  w->min = INFINITY;
+  return true;
+}
+
+static void flag(rod_sim_result *res, double before, double after, double t) {
+  res->energy_grew = true;
+  res->energy_before = before;
+  res->energy_after = after;
+  res->energy_time = t;
 }
 
 void rod_energy_watch_add(rod_energy_watch *w, double t, const rod_sample *s,
@@ -37,26 +91,17 @@ void rod_energy_watch_add(rod_energy_watch *w, double t, const rod_sample *s,
   const double e = s->kinetic + s->elastic + s->gravity - work;
   const double size =
       fabs(s->kinetic) + fabs(s->elastic) + fabs(s->gravity) + fabs(work);
-  if (1e-9 * size > w->floor)
-    w->floor = 1e-9 * size;
-  if (w->windows > 0 && !res->energy_grew &&
-      e - w->level > watch_growth * w->motion + w->floor) {
-    res->energy_grew = true;
-    res->energy_before = w->level;
-    res->energy_after = e;
-    res->energy_time = t;
+  w->floor = fmax(w->floor, floor_fraction * size);
+  if (!res->energy_grew && w->fast.windows > 0 &&
+      e - w->fast.level > fast_growth * w->motion + w->floor)
+    flag(res, w->fast.level, e, t);
+  if (!res->energy_grew && w->slow.windows > 0 &&
+      e - w->slow.level > slow_growth * w->motion + w->floor + w->slow.swing)
+    flag(res, w->slow.level, e, t);
+  w->window_k = fmax(w->window_k, s->kinetic);
+  if (windows_add(&w->fast, t, e)) {
+    w->motion = fmax(w->motion, w->window_k);
+    w->window_k = -INFINITY;
   }
-  if (e > w->window_e)
-    w->window_e = e;
-  if (s->kinetic > w->window_k)
-    w->window_k = s->kinetic;
-  if (++w->count == w->window) {
-    if (w->window_e < w->level)
-      w->level = w->window_e;
-    if (w->window_k > w->motion)
-      w->motion = w->window_k;
-    w->windows++;
-    w->count = 0;
-    w->window_e = w->window_k = -INFINITY;
-  }
+  windows_add(&w->slow, t, e);
 }

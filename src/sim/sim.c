@@ -275,8 +275,19 @@ int rod_sim_static(rod_sim *sim) {
   sim->res.last = st;
   sim->acc = st;
   sim->acc_wall = wall;
+  sim->res.statics.stable = -1;
+  if (sim->ops->static_report)
+    sim->ops->static_report(sim->self, &sim->res.statics);
   note_base(sim);
   status = emit(sim);
+  if (status == ROD_OK && sim->res.statics.stable == 0) {
+    /* written for inspection, but no result: the run stops here */
+    sim->failed = true;
+    sim->res.status = status = ROD_ENOCONV;
+    snprintf(sim->res.message, sizeof sim->res.message,
+             "static equilibrium: %s", sim->res.statics.note);
+    fail(sim, status, "", "%s", sim->res.message);
+  }
   sim->res.wall_time = now() - sim->t_created;
   return status;
 }

@@ -1,0 +1,395 @@
+/* The static state as the end of a loading path (docs/numerics.md,
+ * Statics): the loads grow from zero on the unloaded (precurved) rod,
+ * whose unknowns n(0) = m(0) = 0 solve the problem exactly, to their full
+ * value, by pseudo-arclength continuation (bvp/path.h) through any fold;
+ * the state reached is checked for stability by its conjugate points.
+ *
+ * One direct Newton solve from the straight rigid rod's forces (the
+ * path's first predictor taken to the full loads at once) stays the fast
+ * path: it is kept when Newton contracts at every iteration (each
+ * residual at most kr_direct_ratio of the last) and the state is stable;
+ * the paper's rods solve so, as before. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lapacke.h>
+
+#include "bvp/path.h"
+#include "kirchhoff/kirchhoff.h"
+
+/* Largest ratio of successive residual norms (2-norm, scaled units) the
+ * direct solve may show: Newton started inside its region of quadratic
+ * convergence contracts at least this much from the first iteration on
+ * (Kantorovich: h = 2 theta <= 1); a solve that needs damping or
+ * contracts less may have converged to another branch, and the path
+ * decides. */
+static const double kr_direct_ratio = 0.5;
+
+/* Tip force that breaks a symmetric bifurcation when no tip.preload
+ * chooses a side, as a fraction of the largest load (N): small enough to
+ * leave the state it selects unchanged once it is removed again. */
+static const double kr_imperfection = 1e-3;
+
+/* The loads the path scales: lambda (loading) or, for the release of an
+ * imperfection, the full loads and (1 - lambda) of the imperfection. */
+typedef struct {
+  rod_kirchhoff *k;
+  double tip_force[3], tip_moment[3], bn[3], jump[3]; /* full loads */
+  double extra[3]; /* N: imperfection at the tip */
+  bool release;    /* lambda takes the imperfection away */
+} kr_path_loads;
+
+static void save_loads(kr_path_loads *pl, rod_kirchhoff *k) {
+  memset(pl, 0, sizeof *pl);
+  pl->k = k;
+  v3_copy(pl->tip_force, k->tip_force);
+  v3_copy(pl->tip_moment, k->tip_moment);
+  v3_copy(pl->bn, k->rc.bn);
+  v3_copy(pl->jump, k->jump_force);
+}
+
+static void apply_loads(const kr_path_loads *pl, double lambda) {
+  rod_kirchhoff *k = pl->k;
+  const double f = pl->release ? 1.0 : lambda;
+  const double e = pl->release ? 1.0 - lambda : lambda;
+  for (int i = 0; i < 3; i++) {
+    k->tip_force[i] = f * pl->tip_force[i] + e * pl->extra[i];
+    k->tip_moment[i] = f * pl->tip_moment[i];
+    k->rc.bn[i] = f * pl->bn[i];
+    k->jump_force[i] = f * pl->jump[i];
+  }
+}
+
+static int path_residual(void *user, const double *x, double lambda, double *r,
+                         double *J) {
+  kr_path_loads *pl = user;
+  apply_loads(pl, lambda);
+  int s = J ? rod_shooting_jacobian(pl->k->shoot, x, r, J)
+            : rod_shooting_residual(pl->k->shoot, x, r);
+  return s == ROD_OK ? 0 : 1;
+}
+
+/* ---- stability: conjugate points ------------------------------------ */
+
+/* Conjugate-point test (Jacobi; Manning 2009 for free ends): the rod is
+ * stable when no sub-rod [s_j, L], clamped at s_j and carrying the same
+ * dead loads, has a neutral direction. Its Jacobi fields solve the
+ * shooting problem's tangent equations from the free end with dn = dm = 0
+ * there; since p enters no equation (dead loads), a clamp at s_j is
+ * neutral exactly when det Theta_j = 0, Theta_j the rotations at node j
+ * of the three fields that start with the rotations e_1, e_2, e_3 at L.
+ * Each zero of det Theta on the way from L to 0 is one direction in which
+ * the whole rod is unstable (Morse index theorem). The fields are those of
+ * the discrete problem itself: each grid interval's RK4 map is
+ * differentiated (the tangent sweep over it, 16 directions) and inverted,
+ * so a neutral direction that a symmetry makes exact stays exact (a
+ * column buckled under an axial load turns freely about the axis: det
+ * Theta at the clamp 1e-12, where fields of the continuous equations
+ * along the discrete states left 5e-6 at 100 nodes). For a rod in the x-z
+ * plane the in-plane field (about y) and the out-of-plane pair are
+ * counted apart, so that a column's two equal buckling modes are seen. */
+typedef struct {
+  bool planar;
+  int in, out; /* zeros of the in-plane and out-of-plane determinants */
+  int index;   /* unstable directions */
+  int neutral; /* determinants zero at the clamp: neutral directions */
+} kr_stability;
+
+/* A determinant at the clamp (fields scaled to a largest component of 1)
+ * below this is zero: a neutral direction, not an unstable one. The
+ * state is converged to solver.tolerance (1e-8): a symmetric column's
+ * neutral direction measures ~1e-12, an unstable state's determinant is
+ * of order 1 times its distance from the critical load. */
+static const double kr_neutral = 1e-6;
+
+/* Rotations (body frame) of the fields at the state y: Theta column c. */
+static void field_rotations(const double *y, const double *dy, double *T) {
+  const double *h = y + ROD_Y_H;
+  const double s =
+      2.0 / (h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3]);
+  for (int c = 0; c < 3; c++) {
+    const double *d = dy + ROD_NY * c + ROD_Y_H;
+    T[0 + 3 * c] = s * (h[0] * d[1] - h[1] * d[0] - h[2] * d[3] + h[3] * d[2]);
+    T[1 + 3 * c] = s * (h[0] * d[2] + h[1] * d[3] - h[2] * d[0] - h[3] * d[1]);
+    T[2 + 3 * c] = s * (h[0] * d[3] - h[1] * d[2] + h[2] * d[1] - h[3] * d[0]);
+  }
+}
+
+/* The determinants watched: in-plane and out-of-plane (planar), or the
+ * whole (3D, in the first; the second is 1). */
+static void dets(const double *T, bool planar, double *a, double *b) {
+  if (planar) {
+    *a = T[4];
+    *b = T[0] * T[8] - T[6] * T[2];
+    return;
+  }
+  *a = T[0] * (T[4] * T[8] - T[7] * T[5]) - T[3] * (T[1] * T[8] - T[7] * T[2]) +
+       T[6] * (T[1] * T[5] - T[4] * T[2]);
+  *b = 1.0;
+}
+
+/* Scale each field to a largest component of 1 (signs of the
+ * determinants unchanged). */
+static void fields_normalise(double *dy) {
+  for (int c = 0; c < 3; c++) {
+    double *d = dy + ROD_NY * c, a = 0;
+    for (int i = 0; i < ROD_NY; i++)
+      a = fmax(a, fabs(d[i]));
+    if (a > 0)
+      for (int i = 0; i < ROD_NY; i++)
+        d[i] /= a;
+  }
+}
+
+/* The conjugate points of the state at the unknowns x (statics, loads
+ * set); the last sweep is left at x. */
+static kr_stability stability(rod_kirchhoff *k, const double *x) {
+  enum { NY = ROD_NY };
+  kr_stability r = {.planar = kr_planar_symmetric(k)};
+  const int last = k->nodes - 1;
+  const bool planar = k->planar;
+  k->planar = false; /* out-of-plane directions too */
+  double r6[6];
+  rod_shooting_residual(k->shoot, x, r6);
+  double y[NY * (1 + NY)], M[NY * NY], dy[3 * NY] = {0}, T[9];
+  double ynext[NY];
+  lapack_int ipiv[NY];
+  memcpy(ynext, k->node_y + (size_t)last * KR_NODE, sizeof ynext);
+  for (int c = 0; c < 3; c++) { /* dh = 1/2 h (0, e_c) */
+    double e[4] = {0, 0, 0, 0};
+    e[1 + c] = 0.5;
+    quat_mul(dy + NY * c + ROD_Y_H, ynext + ROD_Y_H, e);
+  }
+  double a0 = 1.0, b0 = 1.0, a = 1.0, b = 1.0;
+  for (int j = last - 1; j >= 0; j--) {
+    /* M = d y_(j+1) / d y_j by the tangent sweep over interval j (which
+     * rewrites nodes j and j + 1 only: node j stays as it is) */
+    memcpy(y, k->node_y + (size_t)j * KR_NODE, NY * sizeof(double));
+    memset(M, 0, sizeof M);
+    for (int i = 0; i < NY; i++)
+      M[i * NY + i] = 1.0;
+    if (k->bvp.propagate(k, j, j + 1, y, NY, M) != 0)
+      break;
+    lapack_int info =
+        LAPACKE_dgesv(LAPACK_COL_MAJOR, NY, 3, M, NY, ipiv, dy, NY);
+    if (info != 0)
+      break;
+    fields_normalise(dy);
+    field_rotations(k->node_y + (size_t)j * KR_NODE, dy, T);
+    dets(T, r.planar, &a, &b);
+    if (j == 0) { /* zero at the clamp: neutral */
+      if (fabs(a) < kr_neutral) {
+        r.neutral++;
+        a = a0;
+      }
+      if (fabs(b) < kr_neutral) {
+        r.neutral++;
+        b = b0;
+      }
+    }
+    r.in += (a > 0) != (a0 > 0);
+    r.out += (b > 0) != (b0 > 0);
+    a0 = a;
+    b0 = b;
+  }
+  r.index = r.in + r.out;
+  k->planar = planar;
+  rod_shooting_residual(k->shoot, x, r6);
+  return r;
+}
+
+/* ---- the solve ------------------------------------------------------- */
+
+/* Follow the path of pl from x (a solution at lambda = 0) to lambda = 1;
+ * the last sweep is left at the solution. */
+static int follow(kr_path_loads *pl, double *x, rod_step_stats *st,
+                  rod_path_stats *ps) {
+  rod_kirchhoff *k = pl->k;
+  apply_loads(pl, 0.5);
+  kr_set_planar(k); /* the loads' symmetry, imperfection included */
+  rod_path *p = rod_path_alloc(6);
+  if (!p)
+    return ROD_ENOMEM;
+  rod_path_options o = rod_path_default_options();
+  o.tolerance = k->sc.solver.tolerance;
+  o.max_steps = k->sc.solver.max_iterations;
+  rod_path_problem pb = {.n = 6, .residual = path_residual, .user = pl};
+  int s = rod_path_solve(p, &pb, x, &o, ps);
+  rod_path_free(p);
+  /* a sweep with k tangents counts 1 + k (6 with the planar path's 3) */
+  const int nk = k->planar ? 3 : 6;
+  st->iterations += ps->iterations;
+  st->integrations +=
+      ps->evaluations - ps->jacobians + (double)ps->jacobians * (1 + nk);
+  apply_loads(pl, 1.0);
+  if (s == ROD_OK) {
+    double r[6];
+    s = rod_shooting_residual(k->shoot, x, r);
+    st->integrations += 1;
+    double res = 0;
+    for (int i = 0; i < 6; i++)
+      res = fmax(res, fabs(r[i]));
+    st->residual = res;
+  }
+  return s;
+}
+
+/* The tip position of the last sweep (m). */
+static void tip_position(rod_kirchhoff *k, double *p) {
+  kr_quadratures(k);
+  v3_copy(p, k->node_y + (size_t)(k->nodes - 1) * KR_NODE + ROD_NY + ROD_Q_P);
+}
+
+/* Imperfection for an unstable state: a small tip force across the tip's
+ * tangent, in the plane (x-z) when the in-plane direction is unstable,
+ * else along y. */
+static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
+                         const kr_path_loads *full, double *f) {
+  const double *y = k->node_y + (size_t)(k->nodes - 1) * KR_NODE;
+  double R[9], d[3], ey[3] = {0, 1, 0}, dir[3];
+  quat_to_R(R, y + ROD_Y_H);
+  v3_set(d, R[2], R[5], R[8]);
+  if (sb->planar && sb->in == 0) {
+    v3_copy(dir, ey);
+  } else {
+    v3_cross(dir, ey, d); /* in the plane, across the tangent */
+    if (v3_norm(dir) < 1e-6)
+      v3_set(dir, 1, 0, 0);
+  }
+  v3_normalize(dir);
+  double L = k->model.length;
+  double load = fmax(v3_norm(full->tip_force) + v3_norm(full->jump) +
+                         v3_norm(full->bn) * L,
+                     v3_norm(full->tip_moment) / L);
+  v3_scale(f, kr_imperfection * load, dir);
+}
+
+/* Which way the tip went, across the unloaded rod's tip tangent d0. */
+static void describe_side(char *buf, size_t size, const double *tip,
+                          const double *tip0, const double *d0) {
+  static const char axis[] = "xyz";
+  double d[3];
+  v3_sub(d, tip, tip0);
+  v3_axpy(d, -v3_dot(d, d0), d0);
+  int a = 0;
+  for (int i = 1; i < 3; i++)
+    if (fabs(d[i]) > fabs(d[a]))
+      a = i;
+  snprintf(buf, size, "the tip moved %s%.3g m along %c", d[a] < 0 ? "-" : "+",
+           fabs(d[a]), axis[a]);
+}
+
+static void finish(rod_kirchhoff *k, const double *x) {
+  kr_postprocess(k);
+  kr_rest_history(k);
+  kr_accept(k, x);
+  memcpy(k->x_prev[0], x, sizeof k->x);
+  k->n_prev = 1;
+  k->n_sol = 1;
+  kr_reset_prediction(k);
+  k->time = 0.0;
+  k->steps = 0;
+  k->have_jacobian_c0 = false;
+}
+
+int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
+  memset(st, 0, sizeof *st);
+  rod_static_report *rep = &k->static_report;
+  memset(rep, 0, sizeof *rep);
+  rep->stable = -1;
+  rod_bdf_coeffs zero = {0, 0, 0, 0};
+  kr_set_coefficients(k, &zero, false);
+  kr_set_loads(k, 0.0, true);
+  kr_set_planar(k);
+  st->method = ROD_METHOD_SIMPLE;
+
+  /* the fast path: one Newton solve from the rigid rod's forces */
+  double x[6];
+  kr_rigid_guess(k, x);
+  rod_lm_options o = kr_shooting_options(k);
+  o.max_ratio = kr_direct_ratio;
+  rod_shooting_stats ss;
+  int status = rod_shooting_solve(k->shoot, x, &o, &ss);
+  kr_add_stats(st, &ss);
+  kr_stability sb = {0};
+  if (status == ROD_OK) {
+    sb = stability(k, x);
+    if (sb.index == 0) {
+      rep->stable = 1;
+      finish(k, x);
+      return ROD_OK;
+    }
+  }
+
+  /* the loading path from the unloaded rod */
+  kr_path_loads pl;
+  save_loads(&pl, k);
+  rod_path_stats ps;
+  memset(x, 0, sizeof x);
+  status = follow(&pl, x, st, &ps);
+  rep->path_steps = ps.steps;
+  rep->folds = ps.folds;
+  if (status != ROD_OK)
+    return status;
+  sb = stability(k, x);
+  char side[48];
+  if (sb.index > 0) {
+    /* a bifurcation the loads do not decide: load again with a small tip
+     * force across the tip, then take it away */
+    const int index = sb.index;
+    kr_path_loads imp = pl;
+    imperfection(k, &sb, &pl, imp.extra);
+    double xi[6] = {0};
+    status = follow(&imp, xi, st, &ps);
+    rep->path_steps += ps.steps;
+    if (status == ROD_OK) {
+      imp.release = true;
+      status = follow(&imp, xi, st, &ps);
+      rep->path_steps += ps.steps;
+    }
+    kr_stability si = {.index = index};
+    if (status == ROD_OK)
+      si = stability(k, xi);
+    double r[6];
+    if (si.index == 0) {
+      double tip0[3], tip[3], zero[6] = {0};
+      apply_loads(&pl, 0.0);
+      rod_shooting_residual(k->shoot, zero, r); /* the unloaded rod */
+      tip_position(k, tip0);
+      double R0[9], d0[3];
+      quat_to_R(R0, k->node_y + (size_t)(k->nodes - 1) * KR_NODE + ROD_Y_H);
+      v3_set(d0, R0[2], R0[5], R0[8]);
+      apply_loads(&pl, 1.0);
+      memcpy(x, xi, sizeof x);
+      rod_shooting_residual(k->shoot, x, r);
+      tip_position(k, tip);
+      describe_side(side, sizeof side, tip, tip0, d0);
+      snprintf(rep->note, sizeof rep->note,
+               "the loads leave the rod's unloaded direction unstable (%d "
+               "unstable direction%s) and do not choose a side: took the "
+               "state in which %s (set tip.preload to choose)",
+               index, index == 1 ? "" : "s", side);
+      sb = si;
+    } else { /* back to the path's state */
+      apply_loads(&pl, 1.0);
+      rod_shooting_residual(k->shoot, x, r);
+    }
+    kr_set_planar(k);
+  }
+  rep->index = sb.index;
+  rep->stable = sb.index == 0;
+  if (sb.index > 0)
+    snprintf(rep->note, sizeof rep->note,
+             "the equilibrium found is unstable (%d unstable direction%s "
+             "by the conjugate-point test) and no stable one was found "
+             "from it",
+             sb.index, sb.index == 1 ? "" : "s");
+  else if (ps.folds > 0 && !rep->note[0])
+    snprintf(rep->note, sizeof rep->note,
+             "the loading path passes a fold at %.3g of the loads, where "
+             "the rod would snap; took the stable state the path reaches",
+             ps.fold_lambda);
+  finish(k, x);
+  return ROD_OK;
+}

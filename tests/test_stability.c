@@ -1,0 +1,233 @@
+/* Statics as a path and the stability of its end (src/kirchhoff/
+ * kirchhoff_static.c): the conjugate-point test against the closed-form
+ * critical loads of a column (Euler: P L^2 / EI = (2k - 1)^2 pi^2 / 4;
+ * Greenhill's heavy column: w L^3 / EI = 7.837), the buckled column
+ * against the elastica, a soft rod whose direct solve looped behind the
+ * clamp against an independent solution, and a column past buckling that
+ * buckles toward its preload. */
+#include <string.h>
+
+#include "elastica.h"
+#include "rod/sim.h"
+#include "scenarioutil.h"
+
+typedef struct {
+  double tip[3];
+  rod_static_report rep;
+  int status;
+} static_result;
+
+static static_result solve(const rod_scenario *sc) {
+  static_result r = {{0}, {0}, 0};
+  void *self = NULL;
+  rod_error err;
+  ck_assert_int_eq(rod_backend_kirchhoff.create(sc, &self, &err), ROD_OK);
+  rod_step_stats ss;
+  r.status = rod_backend_kirchhoff.solve_static(self, &ss);
+  rod_backend_kirchhoff.static_report(self, &r.rep);
+  if (r.status == ROD_OK) {
+    rod_sample s;
+    rod_backend_kirchhoff.sample(self, &s);
+    memcpy(r.tip, s.position + 3 * (s.points - 1), sizeof r.tip);
+  }
+  rod_backend_kirchhoff.destroy(self);
+  return r;
+}
+
+/* A weightless rod, EI = L = 1, clamped pointing up (+z). */
+static void column(rod_scenario *sc, int nodes) {
+  rod_scenario_default(sc);
+  sc->rod.length = 1.0;
+  sc->rod.has_bending_stiffness = true;
+  sc->rod.bending_stiffness = 1.0;
+  sc->environment.gravity[2] = 0.0;
+  sc->base.direction[0] = 0.0;
+  sc->base.direction[2] = 1.0;
+  sc->space.nodes = nodes;
+  sc->solver.tolerance = 1e-12;
+}
+
+/* The number in "(N unstable direction" of a note, -1 if none. */
+static int unstable_directions(const char *note) {
+  const char *p = strstr(note, " unstable direction");
+  if (!p)
+    return -1;
+  while (p > note && p[-1] >= '0' && p[-1] <= '9')
+    p--;
+  return atoi(p);
+}
+
+static const double euler_load = M_PI * M_PI / 4; /* P L^2 / EI */
+
+/* Just below the critical load the straight column is stable and solved
+ * directly; just above it is unstable in two directions (in the plane and
+ * out of it), and past the second critical load (9 times the first) in
+ * four: the conjugate points of the straight state count them. */
+START_TEST(column_critical_loads) {
+  rod_scenario sc;
+  column(&sc, 60);
+  sc.tip.force[2] = -0.99 * euler_load;
+  static_result r = solve(&sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_int_eq(r.rep.path_steps, 0);
+  ROD_ASSERT_NEAR(r.tip[0], 0.0, 1e-12);
+  const double load[] = {1.01, 8.9, 9.1, 24.9, 25.1};
+  const int index[] = {2, 2, 4, 4, 6};
+  for (int i = 0; i < 5; i++) {
+    sc.tip.force[2] = -load[i] * euler_load;
+    r = solve(&sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_msg(unstable_directions(r.rep.note) == index[i],
+                  "P = %g P_cr: %s", load[i], r.rep.note);
+  }
+}
+END_TEST
+
+/* Elliptic integrals K(p), E(p) of modulus p by the arithmetic-geometric
+ * mean (Abramowitz & Stegun 17.6). */
+static void elliptic(double p, double *K, double *E) {
+  double a = 1.0, g = sqrt(1.0 - p * p), c = p, sum = 0.5 * c * c, pw = 0.5;
+  for (int i = 0; i < 40 && c > 1e-17; i++) {
+    double an = 0.5 * (a + g);
+    c = 0.5 * (a - g);
+    g = sqrt(a * g);
+    a = an;
+    pw *= 2.0;
+    sum += pw * c * c;
+  }
+  *K = M_PI / (2.0 * a);
+  *E = *K * (1.0 - sum);
+}
+
+/* The buckled cantilever column (Timoshenko & Gere 2.7): with
+ * k L = sqrt(P L^2 / EI) = K(p), p = sin(tip angle / 2), the tip lies
+ * 2 p L / K across the axis and L (2 E / K - 1) along it. No preload: the
+ * path passes the bifurcation, finds the straight state unstable and
+ * takes the side a small imperfection picks (+x), which it then removes;
+ * the state is the perfect elastica. */
+START_TEST(buckled_column_is_the_elastica) {
+  rod_scenario sc;
+  column(&sc, 80);
+  const double P = 3.0; /* 1.22 times critical */
+  sc.tip.force[2] = -P;
+  static_result r = solve(&sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_ptr_nonnull(strstr(r.rep.note, "along x"));
+  double lo = 0, hi = 1, K, E;
+  for (int i = 0; i < 100; i++) { /* K(p) = sqrt(P) */
+    double p = 0.5 * (lo + hi);
+    elliptic(p, &K, &E);
+    if (K > sqrt(P))
+      hi = p;
+    else
+      lo = p;
+  }
+  double p = 0.5 * (lo + hi);
+  elliptic(p, &K, &E);
+  /* RK4 on 80 nodes (measured 4e-9 L) */
+  ROD_ASSERT_NEAR(r.tip[0], 2.0 * p / K, 1e-7);
+  ROD_ASSERT_NEAR(r.tip[2], 2.0 * E / K - 1.0, 1e-7);
+  ROD_ASSERT_NEAR(r.tip[1], 0.0, 1e-12);
+  /* a preload decides the side */
+  sc.tip.preload[0] = -1e-3;
+  r = solve(&sc);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_double_lt(r.tip[0], -0.5);
+}
+END_TEST
+
+/* Greenhill's heavy column: a rod standing up under its own weight buckles
+ * at w L^3 / EI = 7.837 (Timoshenko & Gere 2.13). */
+START_TEST(heavy_column_critical_weight) {
+  rod_scenario sc;
+  column(&sc, 80);
+  const double crit = 7.8373;
+  const double d = sc.rod.diameter;
+  const double rhoA = sc.rod.density * M_PI * d * d / 4;
+  const double f[] = {0.99, 1.01};
+  for (int i = 0; i < 2; i++) {
+    sc.environment.gravity[2] = -f[i] * crit / rhoA;
+    static_result r = solve(&sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_int_eq(r.rep.stable, 1);
+    if (i == 0) {
+      ck_assert_int_eq(r.rep.path_steps, 0);
+      ROD_ASSERT_NEAR(r.tip[0], 0.0, 1e-12);
+    } else {
+      ck_assert_msg(unstable_directions(r.rep.note) == 2, "%s", r.rep.note);
+      ck_assert_double_gt(r.tip[0], 1e-3);
+    }
+  }
+}
+END_TEST
+
+/* A soft rod under its own weight (L 0.3 m, d 5 mm, 1100 kg/m^3,
+ * E 4 MPa: w L^3 / EI = 47) hangs down; the direct solve from the
+ * straight rod's forces once returned a loop behind the clamp (tip at
+ * z = +0.076 m). Against the angle-form solution of the same rod. */
+START_TEST(soft_rod_hangs_down) {
+  const double E[] = {4e6, 2e6};
+  for (int i = 0; i < 2; i++) {
+    rod_scenario sc;
+    rod_scenario_default(&sc);
+    sc.rod.length = 0.3;
+    sc.rod.diameter = 5e-3;
+    sc.rod.density = 1100;
+    sc.rod.youngs_modulus = E[i];
+    sc.rod.has_bending_stiffness = false;
+    sc.space.nodes = 100;
+    static_result r = solve(&sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_int_eq(r.rep.stable, 1);
+    const double d = sc.rod.diameter;
+    const double EI = E[i] * M_PI * pow(d, 4) / 64;
+    const double w = sc.rod.density * M_PI * d * d / 4 * 9.81;
+    double defl, along;
+    planar_cantilever(EI, 0.0, w, sc.rod.length, &defl, &along);
+    /* RK4 on 100 nodes (measured 4e-9 m) */
+    ROD_ASSERT_NEAR(r.tip[0], along, 1e-7);
+    ROD_ASSERT_NEAR(-r.tip[2], defl, 1e-7);
+  }
+}
+END_TEST
+
+/* The weight release's rod standing up with 0.1 kg on its tip (1.7 times
+ * the critical load) and a 1 mN preload along +x: it buckles toward +x.
+ * The direct solve once returned the straight state leaning 0.76 mm
+ * against the preload. */
+START_TEST(column_buckles_toward_preload) {
+  rod_scenario sc;
+  rod_test_load(&sc, "weight_release.ini");
+  sc.base.direction[0] = 0.0;
+  sc.base.direction[2] = 1.0;
+  sc.tip.mass = 0.1;
+  sc.tip.preload[0] = 1e-3;
+  static_result r = solve(&sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_double_gt(r.tip[0], 0.3);
+  sc.tip.preload[0] = -1e-3;
+  static_result m = solve(&sc);
+  ck_assert_int_eq(m.rep.stable, 1);
+  /* the mirror image, to within what the preload changes */
+  ROD_ASSERT_NEAR(m.tip[0], -r.tip[0], 1e-3);
+  ROD_ASSERT_NEAR(m.tip[2], r.tip[2], 1e-3);
+}
+END_TEST
+
+static Suite *stability_suite(void) {
+  Suite *s = suite_create("stability");
+  TCase *tc = tcase_create("statics");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, column_critical_loads);
+  tcase_add_test(tc, buckled_column_is_the_elastica);
+  tcase_add_test(tc, heavy_column_critical_weight);
+  tcase_add_test(tc, soft_rod_hangs_down);
+  tcase_add_test(tc, column_buckles_toward_preload);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(stability_suite)
