@@ -100,6 +100,37 @@ START_TEST(column_subsets_and_orders) {
 }
 END_TEST
 
+/* The tracker's valid column: read in any position, written after the
+ * coordinates, and the flagged samples dropped by rod_tip_data_valid. */
+START_TEST(valid_column) {
+  rod_tip_data *d;
+  rod_error err;
+  ck_assert_int_eq(
+      read_text("valid,t,z\n1,0,0.5\n0,0.1,9\n1,0.2,0.25\n", &d, &err), ROD_OK);
+  ck_assert(d->has_valid && d->has[2] && !d->has[0]);
+  ck_assert_int_eq(d->valid[0], 1);
+  ck_assert_int_eq(d->valid[1], 0);
+  int skipped;
+  rod_tip_data *v = rod_tip_data_valid(d, &skipped);
+  ck_assert_int_eq(skipped, 1);
+  ck_assert_int_eq(v->n, 2);
+  ck_assert(v->t[1] == 0.2 && v->xyz[5] == 0.25 && v->has[2]);
+  rod_tip_data_free(v);
+  char buf[256] = "";
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  ck_assert_int_eq(rod_tip_write_stream(f, "mem", d, &err), ROD_OK);
+  fclose(f);
+  ck_assert_str_eq(buf, "t,z,valid\n0,0.5,1\n0.1,9,0\n0.2,0.25,1\n");
+  rod_tip_data_free(d);
+  /* without the column every sample is valid */
+  ck_assert_int_eq(read_text("t,x\n0,1\n1,2\n", &d, &err), ROD_OK);
+  ck_assert(!d->has_valid && d->valid[0] == 1 && d->valid[1] == 1);
+  rod_tip_data_free(d);
+  expect_error("t,x,valid\n0,1,2\n",
+               "tip.csv: valid: sample 1 (t = 0): expected 0 or 1 (got 2)");
+}
+END_TEST
+
 START_TEST(comments_blank_lines_and_line_endings) {
   const char *text = "\xEF\xBB\xBF# recorded 2024-05-01\n"
                      "\n"
@@ -147,8 +178,9 @@ START_TEST(times_must_increase) {
 END_TEST
 
 START_TEST(bad_headers) {
-  expect_error("t,x,w\n0,1,2\n",
-               "tip.csv: line 1: unknown column 'w' (expected t, x, y or z)");
+  expect_error(
+      "t,x,w\n0,1,2\n",
+      "tip.csv: line 1: unknown column 'w' (expected t, x, y, z or valid)");
   expect_error("# c\nT,x\n0,1\n", "line 2: unknown column 'T'");
   expect_error("t,x,x\n0,1,2\n", "line 1: column 'x' appears twice");
   expect_error("x,z\n0,1\n", "line 1: the header has no 't' column");
@@ -199,6 +231,7 @@ static Suite *tipcsv_suite(void) {
   tcase_add_test(io, writer_uses_shortest_exact_numbers);
   tcase_add_test(io, column_subsets_and_orders);
   tcase_add_test(io, comments_blank_lines_and_line_endings);
+  tcase_add_test(io, valid_column);
   suite_add_tcase(s, io);
   TCase *bad = tcase_create("errors");
   tcase_set_timeout(bad, 10);

@@ -476,41 +476,17 @@ END_TEST
 
 /* ---- rodsim track ------------------------------------------------------*/
 
-typedef struct {
-  int status;
-  char out[4096], err[1024];
-} cli_result;
-
-static void slurp(const char *path, char *buf, size_t size) {
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-  buf[n] = '\0';
-  if (f)
-    fclose(f);
-}
-
 /* Run `rodsim track ARGS` with stdout and stderr captured in dir. */
-static cli_result run_track(const char *dir, const char *args) {
-  const char *rodsim = getenv("RODSIM");
-  ck_assert_msg(rodsim != NULL, "RODSIM is not set (tests/meson.build)");
-  char out[512], err[512], cmd[2048];
-  snprintf(out, sizeof out, "%s", join(dir, "stdout.txt"));
-  snprintf(err, sizeof err, "%s", join(dir, "stderr.txt"));
-  snprintf(cmd, sizeof cmd, "'%s' track %s >'%s' 2>'%s'", rodsim, args, out,
-           err);
-  cli_result r;
-  int w = system(cmd);
-  ck_assert(WIFEXITED(w));
-  r.status = WEXITSTATUS(w);
-  slurp(out, r.out, sizeof r.out);
-  slurp(err, r.err, sizeof r.err);
-  return r;
+static rod_cli_result run_track(const char *dir, const char *args) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "track %s", args);
+  return rod_test_cli(dir, cmd);
 }
 
 /* Exit 2 and exactly one line "rodsim: ..." containing what. */
 static void expect_bad_input(const char *dir, const char *args,
                              const char *what) {
-  cli_result r = run_track(dir, args);
+  rod_cli_result r = run_track(dir, args);
   ck_assert_msg(r.status == 2, "'%s': exit %d, expected 2", args, r.status);
   const char *nl = strchr(r.err, '\n');
   ck_assert_msg(strncmp(r.err, "rodsim: ", 8) == 0 && nl && !nl[1],
@@ -530,7 +506,7 @@ START_TEST(cli_writes_the_tip_csv) {
   snprintf(args, sizeof args,
            "'%s' --fps 500 --scale 1e-3 --origin 10.4,60.6 --t0 0.01 -o '%s'",
            frames, csv);
-  cli_result r = run_track(work, args);
+  rod_cli_result r = run_track(work, args);
   ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
   ck_assert_str_eq(r.err, "");
   rod_tip_data *d;
@@ -595,7 +571,7 @@ START_TEST(cli_bad_input_exits_2_naming_the_problem) {
     expect_bad_input(work, args, cases[i].what);
   }
   expect_bad_input(work, base, "missing FRAMES_DIR");
-  cli_result r = run_track(work, "--help");
+  rod_cli_result r = run_track(work, "--help");
   ck_assert_int_eq(r.status, 0);
   ck_assert(strstr(r.out, "usage: rodsim track FRAMES_DIR"));
   remove_temp_dir(work);

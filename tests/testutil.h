@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 /* main() for a test program made of one suite. */
 void openblas_set_num_threads(int num_threads);
@@ -49,6 +50,37 @@ static inline void rod_test_rmdir(const char *dir) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (dir[0] && system(cmd) != 0)
     fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* `$RODSIM args` (args already shell-quoted) run with its standard output
+ * and error captured through files in dir. */
+typedef struct {
+  int status;
+  char out[8192], err[4096];
+} rod_cli_result;
+
+static inline void rod_test_slurp(const char *path, char *buf, size_t size) {
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+  buf[n] = '\0';
+  if (f)
+    fclose(f);
+}
+
+static inline rod_cli_result rod_test_cli(const char *dir, const char *args) {
+  const char *rodsim = getenv("RODSIM");
+  ck_assert_msg(rodsim != NULL, "RODSIM is not set (tests/meson.build)");
+  char cmd[8192], out[600], err[600];
+  snprintf(out, sizeof out, "%s/stdout.txt", dir);
+  snprintf(err, sizeof err, "%s/stderr.txt", dir);
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", rodsim, args, out, err);
+  rod_cli_result r;
+  int w = system(cmd);
+  ck_assert(WIFEXITED(w));
+  r.status = WEXITSTATUS(w);
+  rod_test_slurp(out, r.out, sizeof r.out);
+  rod_test_slurp(err, r.err, sizeof r.err);
+  return r;
 }
 
 /* Observed order of convergence from errors at step h and h/2. */

@@ -2,10 +2,10 @@
  *
  * Kirchhoff and Cosserat rods by BDF-alpha in time and shooting in
  * arclength (Till & Rucker 2017), a rigid-finite-element chain for
- * comparison, calibration against tip trajectories and tip tracking in
- * video frames. Start with sim.h (the simulation object: create, solve,
- * step, read the state; docs/embedding.md) and scenario.h (its
- * parameters). Every header is C++-safe. */
+ * comparison, calibration against tip trajectories and shapes, and rod tracking
+ * in video. Start with sim.h (the simulation object: create, solve, step, read
+ * the state; docs/embedding.md) and scenario.h (its parameters). Every header
+ * is C++-safe. */
 #ifndef ROD_ROD_H
 #define ROD_ROD_H
 
@@ -24,7 +24,11 @@
 
 #include "rod/camera.h"
 #include "rod/image.h"
+#include "rod/render.h"
+#include "rod/shape.h"
 #include "rod/tipcsv.h"
+#include "rod/trace.h"
 #include "rod/track.h"
+#include "rod/video.h"
 
 #endif

@@ -54,6 +54,16 @@ int cli_parse_list(const char *text, double *out, int max);
  * writing of samples), INFINITY when no time was measured. */
 double cli_realtime_ratio(const rod_sim_result *res);
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 with *value set (and
+ * *i past the value), 0 when argv[*i] is another argument, -1 (printed)
+ * when the value is missing. */
+int cli_option(int argc, char **argv, int *i, const char *name,
+               const char **value);
+
+/* Comma-separated finite numbers filling text: their count, or -1 (not
+ * printed) if one is malformed or there are more than max. */
+int cli_parse_numbers(const char *text, double *out, int max);
+
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);
 
@@ -84,6 +94,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_track(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
 
 #endif

@@ -38,20 +38,6 @@ typedef struct {
   const char *data, *fit, *objective, *threads;
 } calibrate_args;
 
-/* "--name VALUE": 1 and *value set if argv[*i] is this option, 0 if not,
- * -1 (printed) if the value is missing. */
-static int option(int argc, char **argv, int *i, const char *name,
-                  const char **value) {
-  if (strcmp(argv[*i], name) != 0)
-    return 0;
-  if (*i + 1 >= argc) {
-    cli_fail("%s: missing value", name);
-    return -1;
-  }
-  *value = argv[++*i];
-  return 1;
-}
-
 /* Parse argv; CLI_OK, CLI_BAD_INPUT (printed), or -1 after --help. */
 static int parse(calibrate_args *a, int argc, char **argv) {
   static const char *const names[] = {"--data", "--fit", "--objective",
@@ -64,7 +50,7 @@ static int parse(calibrate_args *a, int argc, char **argv) {
     }
     int r = 0;
     for (int k = 0; k < 4 && r == 0; k++)
-      r = option(argc, argv, &i, names[k], slots[k]);
+      r = cli_option(argc, argv, &i, names[k], slots[k]);
     if (r == 0)
       r = cli_common_arg(&a->c, argc, argv, &i);
     if (r < 0)

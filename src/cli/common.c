@@ -27,6 +27,42 @@ double cli_realtime_ratio(const rod_sim_result *res) {
   return res->wall_time > 0 ? res->time / res->wall_time : INFINITY;
 }
 
+int cli_option(int argc, char **argv, int *i, const char *name,
+               const char **value) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+    return 0;
+  if (a[n] == '=') {
+    *value = a + n + 1;
+    return 1;
+  }
+  if (*i + 1 >= argc) {
+    cli_fail("%s: missing value", name);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+int cli_parse_numbers(const char *text, double *out, int max) {
+  int n = 0;
+  const char *p = text;
+  for (;;) {
+    char *end;
+    errno = 0;
+    double v = strtod(p, &end);
+    if (end == p || errno == ERANGE || !isfinite(v) || n >= max)
+      return -1;
+    out[n++] = v;
+    if (!*end)
+      return n;
+    if (*end != ',')
+      return -1;
+    p = end + 1;
+  }
+}
+
 bool cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }

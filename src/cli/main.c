@@ -15,7 +15,9 @@ static const struct {
     {"bench", cmd_bench, "real-time ratio and solver effort per time step"},
     {"compare", cmd_compare,
      "RFEM against the Kirchhoff rod, per segment count"},
-    {"track", cmd_track, "extract the rod tip from PNG frames into a tip CSV"},
+    {"track", cmd_track,
+     "the rod's tip and shape from video or PNG frames (tip CSV, shape file)"},
+    {"render", cmd_render, "a synthetic video of a run (noise, blur, camera)"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
     {"keys", cmd_keys, "every scenario key: default, unit, range, meaning"},
 };

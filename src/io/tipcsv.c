@@ -19,14 +19,36 @@ rod_tip_data *rod_tip_data_alloc(int n) {
   size_t m = n > 0 ? (size_t)n : 1;
   d->t = calloc(m, sizeof *d->t);
   d->xyz = malloc(3 * m * sizeof *d->xyz);
-  if (!d->t || !d->xyz) {
+  d->valid = malloc(m * sizeof *d->valid);
+  if (!d->t || !d->xyz || !d->valid) {
     rod_tip_data_free(d);
     return NULL;
   }
   d->n = n;
   for (size_t i = 0; i < 3 * m; i++)
     d->xyz[i] = NAN;
+  memset(d->valid, 1, m);
   return d;
+}
+
+rod_tip_data *rod_tip_data_valid(const rod_tip_data *d, int *skipped) {
+  int n = 0;
+  for (int i = 0; i < d->n; i++)
+    n += d->valid[i] != 0;
+  rod_tip_data *out = rod_tip_data_alloc(n);
+  if (!out)
+    return NULL;
+  memcpy(out->has, d->has, sizeof d->has);
+  for (int i = 0, k = 0; i < d->n; i++) {
+    if (!d->valid[i])
+      continue;
+    out->t[k] = d->t[i];
+    memcpy(out->xyz + 3 * k, d->xyz + 3 * i, 3 * sizeof *d->xyz);
+    k++;
+  }
+  if (skipped)
+    *skipped = d->n - n;
+  return out;
 }
 
 void rod_tip_data_free(rod_tip_data *d) {
@@ -34,6 +56,7 @@ void rod_tip_data_free(rod_tip_data *d) {
     return;
   free(d->t);
   free(d->xyz);
+  free(d->valid);
   free(d);
 }
 
@@ -79,7 +102,7 @@ int rod_tip_write_stream(FILE *f, const char *name, const rod_tip_data *d,
   for (int k = 0; k < 3; k++)
     if (d->has[k])
       fprintf(f, ",%s", coordinate_names[k]);
-  fputc('\n', f);
+  fputs(d->has_valid ? ",valid\n" : "\n", f);
   char num[32];
   for (int i = 0; i < d->n; i++) {
     format_number(num, sizeof num, d->t[i]);
@@ -91,6 +114,8 @@ int rod_tip_write_stream(FILE *f, const char *name, const rod_tip_data *d,
       fputc(',', f);
       fputs(num, f);
     }
+    if (d->has_valid)
+      fputs(d->valid[i] ? ",1" : ",0", f);
     fputc('\n', f);
   }
   if (fflush(f) != 0 || ferror(f))

@@ -1,19 +1,69 @@
-/* Rod-tip tracking: the tip rule and the loop over a directory of frames
- * (track.h). */
+/* Tracking's options and the rightmost rule (track.h); the loop over the
+ * frames is in track_run.c. */
 #include <math.h>
 
 #include "rod/track.h"
 
 rod_track_options rod_track_default(void) {
-  return (rod_track_options){
-      .fps = 0, .t0 = 0, .camera = {0, 0, 0}, .threshold = 0};
+  return (rod_track_options){.fps = 0,
+                             .t0 = 0,
+                             .camera = {0, 0, 0},
+                             .threshold = 0,
+                             .method = ROD_TRACK_AUTO,
+                             .polarity = ROD_POLARITY_DARK,
+                             .points = 50,
+                             .length_tolerance = 0.02};
+}
+
+/* The options of the centreline and the camera beyond the original ones. */
+static int check_more(const rod_track_options *o, rod_error *err) {
+  if (!isfinite(o->direction[0]) || !isfinite(o->direction[1]))
+    return rod_error_set(err, ROD_EINVAL, NULL, "direction", "must be finite");
+  if (o->points != 0 && (o->points < 2 || o->points > 100000))
+    return rod_error_set(err, ROD_EINVAL, NULL, "points",
+                         "must be from 2 to 100000 (got %d)", o->points);
+  if (!(o->rod_length >= 0) || !isfinite(o->rod_length))
+    return rod_error_set(err, ROD_EINVAL, NULL, "rod-length",
+                         "must be > 0 (got %g)", o->rod_length);
+  if (!(o->length_tolerance >= 0 && o->length_tolerance < 1))
+    return rod_error_set(err, ROD_EINVAL, NULL, "length-tolerance",
+                         "must be between 0 and 1 (got %g)",
+                         o->length_tolerance);
+  if (o->background == ROD_BACKGROUND_FRAME && o->background_frame < 0)
+    return rod_error_set(err, ROD_EINVAL, NULL, "background",
+                         "frame index must be >= 0 (got %ld)",
+                         o->background_frame);
+  if (o->background == ROD_BACKGROUND_IMAGE && !o->background_path)
+    return rod_error_set(err, ROD_EINVAL, NULL, "background", "no image");
+  if (o->has_lens &&
+      !(o->lens.fx > 0 && o->lens.fy > 0 && isfinite(o->lens.fx) &&
+        isfinite(o->lens.fy) && isfinite(o->lens.cx) && isfinite(o->lens.cy) &&
+        isfinite(o->lens.k1) && isfinite(o->lens.k2) && isfinite(o->lens.p1) &&
+        isfinite(o->lens.p2) && isfinite(o->lens.k3)))
+    return rod_error_set(err, ROD_EINVAL, NULL, "lens",
+                         "focal lengths must be > 0 and every coefficient "
+                         "finite");
+  if (o->has_plane) {
+    double inv[9];
+    for (int k = 0; k < 9; k++)
+      if (!isfinite(o->plane[k]))
+        return rod_error_set(err, ROD_EINVAL, NULL, "plane",
+                             "the homography is not finite");
+    if (rod_homography_invert(o->plane, inv) != ROD_OK)
+      return rod_error_set(err, ROD_EINVAL, NULL, "plane",
+                           "the homography is singular");
+  }
+  return ROD_OK;
 }
 
 int rod_track_check(const rod_track_options *o, rod_error *err) {
-  if (!(o->fps > 0) || !isfinite(o->fps))
+  if (!o->timestamps && (!(o->fps > 0) || !isfinite(o->fps)))
     return rod_error_set(err, ROD_EINVAL, NULL, "fps", "must be > 0 (got %g)",
                          o->fps);
-  if (!(o->camera.scale > 0) || !isfinite(o->camera.scale))
+  /* a plane or the rod's length may stand in for the scale */
+  bool scale_optional = o->has_plane || o->rod_length > 0;
+  if (!(o->camera.scale > 0 || (scale_optional && o->camera.scale == 0)) ||
+      !isfinite(o->camera.scale))
     return rod_error_set(err, ROD_EINVAL, NULL, "scale", "must be > 0 (got %g)",
                          o->camera.scale);
   if (!isfinite(o->camera.origin_px) || !isfinite(o->camera.origin_py))
@@ -23,7 +73,7 @@ int rod_track_check(const rod_track_options *o, rod_error *err) {
   if (!(o->threshold == 0 || (o->threshold > 0 && o->threshold < 1)))
     return rod_error_set(err, ROD_EINVAL, NULL, "threshold",
                          "must be between 0 and 1 (got %g)", o->threshold);
-  return ROD_OK;
+  return check_more(o, err);
 }
 
 int rod_track_tip_pixel(const rod_image *img, double threshold, int *px,
@@ -50,62 +100,18 @@ int rod_track_tip_pixel(const rod_image *img, double threshold, int *px,
   return ROD_OK;
 }
 
-/* Track one frame already read into img into sample i of d. */
-static int track_frame(const rod_image *img, const rod_track_options *o, int i,
-                       rod_tip_data *d, const char *path, rod_error *err) {
-  double thr = o->threshold > 0 ? o->threshold : rod_track_otsu(img);
-  int px, py;
-  if (rod_track_tip_pixel(img, thr, &px, &py) != ROD_OK)
-    return rod_error_set(err, ROD_EINVAL, path, NULL,
-                         "no dark pixel (threshold %.3g of full scale)", thr);
-  d->t[i] = o->t0 + i / o->fps;
-  double *xyz = d->xyz + 3 * i;
-  rod_camera_to_world(&o->camera, px, py, &xyz[0], &xyz[2]);
-  return ROD_OK;
-}
-
-/* Track the listed frames into d, through one image whose buffers the
- * first frame sizes and every later frame reuses. */
-static int track_paths(char **paths, int n, const rod_track_options *o,
-                       rod_tip_data *d, rod_error *err) {
-  rod_image *img = rod_image_alloc(0, 0);
-  if (!img)
-    return rod_error_set(err, ROD_ENOMEM, paths[0], NULL, "out of memory");
-  int st = ROD_OK;
-  for (int i = 0; i < n && st == ROD_OK; i++) {
-    st = rod_image_read_png(img, paths[i], err);
-    if (st == ROD_OK)
-      st = track_frame(img, o, i, d, paths[i], err);
-  }
-  rod_image_free(img);
-  return st;
-}
-
 int rod_track_dir(const char *dir, const rod_track_options *o,
                   rod_tip_data **out, rod_error *err) {
   *out = NULL;
-  int st = rod_track_check(o, err);
+  rod_track_options rightmost = *o;
+  rightmost.method = ROD_TRACK_RIGHTMOST;
+  rightmost.timestamps = false;
+  rod_track_result res;
+  int st = rod_track(dir, &rightmost, &res, err);
   if (st != ROD_OK)
     return st;
-  char **paths;
-  int n;
-  if ((st = rod_frame_list(dir, &paths, &n, err)) != ROD_OK)
-    return st;
-  if (n == 0) {
-    rod_frame_list_free(paths, n);
-    return rod_error_set(err, ROD_EINVAL, dir, NULL, "no *.png files");
-  }
-  rod_tip_data *d = rod_tip_data_alloc(n);
-  if (!d)
-    st = rod_error_set(err, ROD_ENOMEM, dir, NULL, "out of memory");
-  else
-    st = track_paths(paths, n, o, d, err);
-  rod_frame_list_free(paths, n);
-  if (st != ROD_OK) {
-    rod_tip_data_free(d);
-    return st;
-  }
-  d->has[0] = d->has[2] = true;
-  *out = d;
+  *out = res.tip;
+  res.tip = NULL;
+  rod_track_result_free(&res);
   return ROD_OK;
 }

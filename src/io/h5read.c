@@ -1,0 +1,95 @@
+/* Checked reads from users' HDF5 files (h5read.h). */
+#include "io/h5read.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rod_h5_open(const char *path, hid_t *f, rod_error *err) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
+  FILE *probe = fopen(path, "rb");
+  if (!probe)
+    return rod_error_set(err, ROD_EIO, path, NULL, "cannot open (%s)",
+                         strerror(errno));
+  fclose(probe);
+  *f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (*f < 0)
+    return rod_error_set(err, ROD_EINVAL, path, NULL, "not an HDF5 file");
+  return ROD_OK;
+}
+
+/* Every group on the way to name exists (H5Lexists needs that). */
+static bool exists(hid_t f, const char *name) {
+  char part[256];
+  for (const char *s = strchr(name + 1, '/');; s = strchr(s + 1, '/')) {
+    size_t n = s ? (size_t)(s - name) : strlen(name);
+    if (n >= sizeof part)
+      return false;
+    memcpy(part, name, n);
+    part[n] = '\0';
+    if (H5Lexists(f, part, H5P_DEFAULT) <= 0)
+      return false;
+    if (!s)
+      return true;
+  }
+}
+
+static int check_dims(hid_t space, const char *path, const char *key, int rank,
+                      hsize_t *dims, size_t *count, rod_error *err) {
+  hsize_t got[8] = {0};
+  H5Sget_simple_extent_dims(space, got, NULL);
+  *count = 1;
+  for (int k = 0; k < rank; k++) {
+    if (dims[k] && got[k] != dims[k])
+      return rod_error_set(
+          err, ROD_EINVAL, path, key, "dimension %d is %llu, expected %llu",
+          k + 1, (unsigned long long)got[k], (unsigned long long)dims[k]);
+    if (got[k] == 0 || got[k] > (1u << 28) || *count > (SIZE_MAX >> 29))
+      return rod_error_set(err, ROD_EINVAL, path, key, "dimension %d is %llu",
+                           k + 1, (unsigned long long)got[k]);
+    *count *= (size_t)got[k];
+    dims[k] = got[k];
+  }
+  return ROD_OK;
+}
+
+int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
+                size_t elem, int rank, hsize_t *dims, void **out,
+                rod_error *err) {
+  *out = NULL;
+  const char *key = name + 1;
+  if (rank < 1 || rank > 8 || !exists(f, name))
+    return rod_error_set(err, ROD_EINVAL, path, key, "missing");
+  hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
+  hid_t space = ds < 0 ? -1 : H5Dget_space(ds);
+  hid_t dtype = ds < 0 ? -1 : H5Dget_type(ds);
+  H5T_class_t cls = dtype < 0 ? H5T_NO_CLASS : H5Tget_class(dtype);
+  bool want_float = H5Tequal(type, H5T_NATIVE_DOUBLE) > 0;
+  bool numeric = cls == H5T_INTEGER || (want_float && cls == H5T_FLOAT);
+  int st = ROD_OK;
+  size_t count = 0;
+  if (space < 0 || H5Sget_simple_extent_ndims(space) != rank || !numeric)
+    st = rod_error_set(err, ROD_EINVAL, path, key,
+                       "expected a %d-dimensional %s dataset", rank,
+                       want_float ? "numeric" : "integer");
+  if (st == ROD_OK)
+    st = check_dims(space, path, key, rank, dims, &count, err);
+  if (st == ROD_OK && !(*out = malloc(count * elem)))
+    st = rod_error_set(err, ROD_ENOMEM, path, key, "out of memory");
+  if (st == ROD_OK &&
+      H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+    st = rod_error_set(err, ROD_EINVAL, path, key, "unreadable");
+  if (dtype >= 0)
+    H5Tclose(dtype);
+  if (space >= 0)
+    H5Sclose(space);
+  if (ds >= 0)
+    H5Dclose(ds);
+  if (st != ROD_OK) {
+    free(*out);
+    *out = NULL;
+  }
+  return st;
+}

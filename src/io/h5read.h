@@ -1,0 +1,25 @@
+/* Reading a dataset of an HDF5 file that a user brought (shape files, run
+ * files): every check a hostile file needs before its data is trusted. */
+#ifndef ROD_IO_H5READ_H
+#define ROD_IO_H5READ_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "rod/status.h"
+
+/* Dataset name ("/group/set") of f into a new buffer (*out, free() it) of
+ * native type `type` (elem bytes each: H5T_NATIVE_DOUBLE accepts float and
+ * integer data, an integer type integer data). It must have `rank`
+ * dimensions, each from 1 to 2^28, and those of dims that are not 0 on
+ * entry; dims gets them all. ROD_EINVAL with err = {path, the dataset's
+ * name, what is wrong}, ROD_ENOMEM. */
+int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
+                size_t elem, int rank, hsize_t *dims, void **out,
+                rod_error *err);
+
+/* Open path read-only, HDF5's own error printing off: ROD_EIO if the file
+ * cannot be opened at all, ROD_EINVAL if it is not HDF5. */
+int rod_h5_open(const char *path, hid_t *f, rod_error *err);
+
+#endif

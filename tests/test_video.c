@@ -1,0 +1,380 @@
+/* Video files (rod/video.h): frames written and read back through FFmpeg
+ * with their luminance and times, every pixel path (8-bit YUV, gray, RGB
+ * through swscale), image sequences, and hostile files refused with the
+ * file and frame named. */
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rod/video.h"
+#include "testutil.h"
+
+enum { W = 48, H = 32, FRAMES = 12 };
+
+/* A frame whose every pixel is a known level: a ramp that moves with the
+ * frame index, over all 256 8-bit levels. */
+static float level_at(int f, int p) {
+  return (float)((p * 7 + f * 13) % 256) / 255.0f;
+}
+
+static void fill(rod_image *img, int f) {
+  for (int p = 0; p < img->width * img->height; p++)
+    img->lum[p] = level_at(f, p);
+}
+
+static void write_video(const char *path, const char *codec, int crf,
+                        int timescale, const double *times) {
+  rod_video_writer_options o = rod_video_writer_default();
+  o.width = W;
+  o.height = H;
+  o.fps = 1000;
+  o.crf = crf;
+  o.timescale = timescale;
+  snprintf(o.codec, sizeof o.codec, "%s", codec);
+  rod_video_writer *w;
+  rod_error err = {{0}, {0}, {0}, 0};
+  int st = rod_video_writer_open(path, &o, &w, &err);
+  ck_assert_msg(st == ROD_OK, "%s: %s", path, err.message);
+  rod_image *img = rod_image_alloc(W, H);
+  for (int f = 0; f < FRAMES; f++) {
+    fill(img, f);
+    st = rod_video_writer_add(w, img, times ? times[f] : f / 1000.0, &err);
+    ck_assert_msg(st == ROD_OK, "%s", err.message);
+  }
+  ck_assert_int_eq(rod_video_writer_close(w, &err), ROD_OK);
+  rod_image_free(img);
+}
+
+/* Read every frame of path; max |lum - written| and the times. */
+static double read_all(const char *path, double *times, rod_video_info *info) {
+  rod_video *v;
+  rod_error err = {{0}, {0}, {0}, 0};
+  int st = rod_video_open(path, &v, &err);
+  ck_assert_msg(st == ROD_OK, "%s: %s", path, err.message);
+  *info = *rod_video_get_info(v);
+  rod_image *img = rod_image_alloc(0, 0);
+  double worst = 0;
+  int f = 0;
+  for (;; f++) {
+    bool end;
+    double t;
+    st = rod_video_read(v, img, &t, &end, &err);
+    ck_assert_msg(st == ROD_OK, "%s: %s: %s", path, err.key, err.message);
+    if (end)
+      break;
+    ck_assert_int_lt(f, FRAMES);
+    times[f] = t;
+    for (int p = 0; p < W * H; p++)
+      worst = fmax(worst, fabs(img->lum[p] - level_at(f, p)));
+  }
+  ck_assert_int_eq(f, FRAMES);
+  ck_assert_int_eq(rod_video_frame_count(v), FRAMES);
+  ck_assert_int_eq(img->width, W);
+  ck_assert_int_eq(img->height, H);
+  rod_image_free(img);
+  rod_video_close(v);
+  return worst;
+}
+
+/* H.264 at qp 0 is lossless on the 8-bit limited-range luma: what comes
+ * back is the written level rounded to one of 219 steps (half a step,
+ * 1/438, at most) and the times are the frames' at 1000 fps. */
+START_TEST(h264_mp4_round_trip) {
+  char dir[64];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  char path[128];
+  snprintf(path, sizeof path, "%s/a.mp4", dir);
+  write_video(path, rod_video_default_codec(), 0, 0, NULL);
+  double t[FRAMES];
+  rod_video_info info;
+  double worst = read_all(path, t, &info);
+  if (strcmp(rod_video_default_codec(), "libx264") == 0) {
+    ck_assert_double_le(worst, 0.5 / 219 + 1e-6);
+    ck_assert_str_eq(info.codec, "h264");
+  }
+  ck_assert(info.timestamps);
+  ROD_ASSERT_NEAR(info.fps, 1000, 1e-9);
+  ck_assert_int_eq(info.frames, FRAMES);
+  for (int f = 0; f < FRAMES; f++)
+    ROD_ASSERT_NEAR(t[f], f / 1000.0, 1e-12);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* FFV1 in Matroska is lossless on the 8-bit luma. */
+START_TEST(ffv1_mkv) {
+  char dir[64];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  char path[128];
+  snprintf(path, sizeof path, "%s/v.mkv", dir);
+  double t[FRAMES];
+  write_video(path, "ffv1", -1, 0, NULL);
+  rod_video_info info;
+  double worst = read_all(path, t, &info);
+  ck_assert_double_le(worst, 0.5 / 219 + 1e-6);
+  ck_assert_int_eq(info.frames, -1); /* Matroska declares no count */
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* Irregular frame times (a variable frame rate) come back exactly, on the
+ * file's 20 us clock, relative to the first frame. */
+START_TEST(variable_frame_rate) {
+  char dir[64];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  char path[128];
+  snprintf(path, sizeof path, "%s/v.mp4", dir);
+  double written[FRAMES], t[FRAMES];
+  for (int f = 0; f < FRAMES; f++)
+    written[f] = 0.25 + (1000.0 * f + 300.0 * (f % 3) + 20.0 * f * f) * 1e-6;
+  write_video(path, rod_video_default_codec(), 0, 50000, written);
+  rod_video_info info;
+  read_all(path, t, &info);
+  for (int f = 0; f < FRAMES; f++)
+    ROD_ASSERT_NEAR(t[f], written[f] - written[0], 1e-9);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* PNG frames through FFmpeg's image2 demuxer (a printf pattern): RGB goes
+ * through swscale to Rec. 709 luma as the PNG reader gives; gray is read
+ * directly at full range; the stream has no real timestamps. */
+static void write_png_sequence(const char *dir, png_uint_32 format,
+                               const unsigned char *pixels) {
+  for (int f = 0; f < 3; f++) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/img%03d.png", dir, f);
+    png_image image = {.version = PNG_IMAGE_VERSION,
+                       .width = 4,
+                       .height = 1,
+                       .format = format};
+    ck_assert(png_image_write_to_file(&image, path, 0, pixels, 0, NULL));
+  }
+}
+
+static void check_sequence(const char *dir, const double expect[4],
+                           double tol) {
+  char pattern[128];
+  snprintf(pattern, sizeof pattern, "%s/img%%03d.png", dir);
+  rod_video *v;
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(rod_video_open(pattern, &v, &err), ROD_OK);
+  ck_assert(!rod_video_get_info(v)->timestamps);
+  rod_image *img = rod_image_alloc(0, 0);
+  int frames = 0;
+  for (;;) {
+    bool end;
+    double t;
+    ck_assert_int_eq(rod_video_read(v, img, &t, &end, &err), ROD_OK);
+    if (end)
+      break;
+    frames++;
+    ck_assert(isnan(t));
+    for (int c = 0; c < 4; c++)
+      ROD_ASSERT_NEAR(img->lum[c], expect[c], tol);
+  }
+  ck_assert_int_eq(frames, 3);
+  rod_image_free(img);
+  rod_video_close(v);
+}
+
+START_TEST(image_sequences) {
+  char dir[64];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  const unsigned char rgb[4][3] = {
+      {255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+  write_png_sequence(dir, PNG_FORMAT_RGB, rgb[0]);
+  const double luma[4] = {0.2126, 0.7152, 0.0722, 1.0};
+  check_sequence(dir, luma, 4e-3); /* swscale's fixed point: 2^-12 */
+  const unsigned char gray[4] = {0, 1, 128, 255};
+  write_png_sequence(dir, PNG_FORMAT_GRAY, gray);
+  const double level[4] = {0, 1 / 255.0, 128 / 255.0, 1.0};
+  check_sequence(dir, level, 1e-6);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* ---- hostile files -----------------------------------------------------*/
+
+static int open_status(const char *path, rod_error *err) {
+  rod_video *v = NULL;
+  int st = rod_video_open(path, &v, err);
+  if (st == ROD_OK)
+    rod_video_close(v);
+  return st;
+}
+
+/* Read path to the end: the status of the first failure. */
+static int read_status(const char *path, rod_error *err, int *frames) {
+  rod_video *v;
+  *frames = 0;
+  int st = rod_video_open(path, &v, err);
+  if (st != ROD_OK)
+    return st;
+  rod_image *img = rod_image_alloc(0, 0);
+  for (;;) {
+    bool end;
+    double t;
+    st = rod_video_read(v, img, &t, &end, err);
+    if (st != ROD_OK || end)
+      break;
+    ++*frames;
+  }
+  rod_image_free(img);
+  rod_video_close(v);
+  return st;
+}
+
+/* The whole file (free() it); its size in *n. */
+static unsigned char *file_bytes(const char *path, long *n) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  fseek(f, 0, SEEK_END);
+  *n = ftell(f);
+  rewind(f);
+  unsigned char *bytes = malloc((size_t)*n);
+  ck_assert_int_eq(fread(bytes, 1, (size_t)*n, f), *n);
+  fclose(f);
+  return bytes;
+}
+
+START_TEST(missing_empty_and_foreign_files) {
+  char dir[64], path[128];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  rod_error err = {{0}, {0}, {0}, 0};
+  snprintf(path, sizeof path, "%s/none.mp4", dir);
+  ck_assert_int_eq(open_status(path, &err), ROD_EIO);
+  ck_assert_str_eq(err.file, path);
+  rod_test_write(dir, "empty.mp4", "");
+  snprintf(path, sizeof path, "%s/empty.mp4", dir);
+  ck_assert_int_eq(open_status(path, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.file, path);
+  rod_test_write(dir, "tip.csv", "t,x,z\n0,0.1,0.2\n");
+  snprintf(path, sizeof path, "%s/tip.csv", dir);
+  ck_assert_int_eq(open_status(path, &err), ROD_EINVAL);
+  /* other protocols than local files are refused */
+  ck_assert_int_ne(open_status("http://127.0.0.1:9/a.mp4", &err), ROD_OK);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* A video cut short: either the container cannot be opened, or the
+ * frames stop before the count the container declares; never a short
+ * read that passes for the whole video. */
+START_TEST(truncated_video) {
+  char dir[64], path[128], cut[128];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/a.mkv", dir);
+  write_video(path, "ffv1", -1, 0, NULL);
+  long n;
+  unsigned char *bytes = file_bytes(path, &n);
+  snprintf(cut, sizeof cut, "%s/cut.mkv", dir);
+  for (int k = 1; k < 8; k++) {
+    FILE *out = fopen(cut, "wb");
+    fwrite(bytes, 1, (size_t)(n * k / 8), out);
+    fclose(out);
+    rod_error err = {{0}, {0}, {0}, 0};
+    int frames, st = read_status(cut, &err, &frames);
+    ck_assert_msg(st != ROD_OK || frames == FRAMES,
+                  "cut at %d/8: %d frames read without an error", k, frames);
+    if (st != ROD_OK) {
+      ck_assert_str_eq(err.file, cut);
+      ck_assert(err.message[0]);
+    }
+  }
+  free(bytes);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* Bytes overwritten inside an H.264 stream: no crash, and every failure
+ * is one message naming the file (and the frame, once frames flow). */
+START_TEST(corrupt_bytes_are_refused_or_survived) {
+  char dir[64], path[128], bad[128];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/a.mp4", dir);
+  write_video(path, rod_video_default_codec(), 18, 0, NULL);
+  long n;
+  unsigned char *bytes = file_bytes(path, &n);
+  snprintf(bad, sizeof bad, "%s/bad.mp4", dir);
+  uint64_t state = 12345;
+  int refused = 0;
+  for (int trial = 0; trial < 24; trial++) {
+    unsigned char *copy = malloc((size_t)n);
+    memcpy(copy, bytes, (size_t)n);
+    for (int k = 0; k < 16; k++) {
+      state = state * 6364136223846793005u + 1442695040888963407u;
+      copy[(state >> 33) % (uint64_t)n] = (unsigned char)(state >> 20);
+    }
+    FILE *out = fopen(bad, "wb");
+    fwrite(copy, 1, (size_t)n, out);
+    fclose(out);
+    free(copy);
+    rod_error err = {{0}, {0}, {0}, 0};
+    int frames, st = read_status(bad, &err, &frames);
+    if (st != ROD_OK) {
+      refused++;
+      ck_assert_str_eq(err.file, bad);
+      ck_assert(err.message[0]);
+      ck_assert(!strchr(err.message, '\n'));
+    }
+  }
+  ck_assert_int_gt(refused, 0);
+  free(bytes);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+START_TEST(writer_refuses_bad_options) {
+  char dir[64], path[128];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  rod_video_writer_options o = rod_video_writer_default();
+  rod_video_writer *w;
+  rod_error err;
+  snprintf(path, sizeof path, "%s/a.mp4", dir);
+  o.fps = 0;
+  ck_assert_int_eq(rod_video_writer_open(path, &o, &w, &err), ROD_EINVAL);
+  o = rod_video_writer_default();
+  snprintf(o.codec, sizeof o.codec, "no-such-codec");
+  ck_assert_int_eq(rod_video_writer_open(path, &o, &w, &err), ROD_EINVAL);
+  o = rod_video_writer_default();
+  snprintf(path, sizeof path, "%s/a.unknownext", dir);
+  ck_assert_int_eq(rod_video_writer_open(path, &o, &w, &err), ROD_EINVAL);
+  snprintf(path, sizeof path, "%s/missing/a.mp4", dir);
+  ck_assert_int_eq(rod_video_writer_open(path, &o, &w, &err), ROD_EIO);
+  /* frames out of order */
+  snprintf(path, sizeof path, "%s/b.mkv", dir);
+  o.width = W;
+  o.height = H;
+  snprintf(o.codec, sizeof o.codec, "ffv1");
+  ck_assert_int_eq(rod_video_writer_open(path, &o, &w, &err), ROD_OK);
+  rod_image *img = rod_image_alloc(W, H);
+  ck_assert_int_eq(rod_video_writer_add(w, img, 0.002, &err), ROD_OK);
+  ck_assert_int_eq(rod_video_writer_add(w, img, 0.002, &err), ROD_EINVAL);
+  rod_image *other = rod_image_alloc(W + 2, H);
+  ck_assert_int_eq(rod_video_writer_add(w, other, 0.003, &err), ROD_EINVAL);
+  ck_assert_int_eq(rod_video_writer_close(w, &err), ROD_OK);
+  rod_image_free(img);
+  rod_image_free(other);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+static Suite *video_suite(void) {
+  Suite *s = suite_create("video");
+  TCase *io = tcase_create("round trip");
+  tcase_add_test(io, h264_mp4_round_trip);
+  tcase_add_test(io, ffv1_mkv);
+  tcase_add_test(io, variable_frame_rate);
+  tcase_add_test(io, image_sequences);
+  suite_add_tcase(s, io);
+  TCase *bad = tcase_create("hostile files");
+  tcase_add_test(bad, missing_empty_and_foreign_files);
+  tcase_add_test(bad, truncated_video);
+  tcase_add_test(bad, corrupt_bytes_are_refused_or_survived);
+  tcase_add_test(bad, writer_refuses_bad_options);
+  suite_add_tcase(s, bad);
+  return s;
+}
+
+ROD_TEST_MAIN(video_suite)
