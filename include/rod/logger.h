@@ -35,9 +35,23 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
 /* Write the buffer and flush if the last flush is older than max_age s. */
 int rod_logger_flush_if_older(rod_logger *lg, double max_age);
 
+/* Why the last write of lg failed (strerror of its errno, e.g. "No space
+ * left on device"); "" when none did. */
+const char *rod_logger_strerror(const rod_logger *lg);
+
+/* Samples in the file so far; status_written (may be NULL): whether the
+ * close can still write the status (false after a write that failed
+ * half-way: the status then stays "running"). */
+long rod_logger_written(const rod_logger *lg, bool *status_written);
+
 /* Write the remaining samples, the final status ("complete" or why and when
  * the run stopped), and close. lg may be NULL. */
 int rod_logger_close(rod_logger *lg, const char *status);
+
+/* The size (B) of the file of a run of sc with `points` points (contact:
+ * with the /contact datasets) before compression: an upper bound, as the
+ * datasets are stored uncompressed when output.compression is 0. */
+double rod_logger_estimate(const rod_scenario *sc, int points, bool contact);
 
 /* A rod_sim_sink that appends to lg and flushes at least every second. */
 rod_sim_sink rod_logger_sink(rod_logger *lg);

@@ -213,6 +213,9 @@ typedef struct {
   struct {
     char file[ROD_PATH_MAX];
     int every;
+    int compression;      /* deflate level 0..9, 0: off */
+    int significant_bits; /* of the rod's results; 0: from the tolerance */
+    double max_size;      /* B, before compression; 0: no limit */
   } output;
   /* Where the scenario came from, for messages ("" for defaults only). */
   char source[ROD_PATH_MAX];

@@ -219,7 +219,7 @@ int rod_sim_set_base(rod_sim *sim, const double position[3],
 /* ---- the state, copied into the caller's arrays ------------------------ */
 
 /* Points along the rod: Kirchhoff: space.nodes; RFEM: segments + 2 (the
- * clamp, the joints, the tip). */
+ * clamp, the joints, the tip). Known from creation on. */
 int rod_sim_points(const rod_sim *sim);
 
 /* Arclength of each point (m, points); positions (m, points x 3) and

@@ -9,7 +9,7 @@
 #include "rod/sim.h"
 
 /* Exit statuses of docs/commands.md. */
-enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2, CLI_INTERRUPTED = 130 };
 
 #define CLI_MAX_SETS 256
 

@@ -1,6 +1,8 @@
 /* rodsim run / rodsim static: simulate and log to HDF5. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,7 +18,10 @@ static const char *run_help =
     "(output.file, or OUT.h5), and prints one line: steps, wall time, the\n"
     "real-time ratio (simulated time / wall time of the whole run, writing\n"
     "the file included) and the solver's effort. Exit status: 0 complete,\n"
-    "1 the solver failed (every converged step is kept), 2 bad input.\n";
+    "1 the solver failed or the file could not be written (every converged\n"
+    "step is kept), 2 bad input, 130 interrupted by SIGINT or SIGTERM (the\n"
+    "step in progress is finished and written; the file's status says\n"
+    "\"interrupted\").\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
@@ -24,6 +29,32 @@ static const char *static_help =
     "Solves the static equilibrium (the t = 0 state of run) and writes it as\n"
     "a one-sample HDF5 file; prints the tip position and the clamp "
     "reaction.\n";
+
+/* SIGINT and SIGTERM end the run after the step in progress: its samples
+ * are written, the file's status says "interrupted" and rodsim exits 130.
+ * A second signal ends the process at once (the file then holds what was
+ * flushed). The handlers are installed whatever the inherited disposition:
+ * a shell starts background jobs with SIGINT ignored. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) {
+  if (interrupted) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  interrupted = sig;
+}
+
+static void catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  /* past a file size limit, writes fail (EFBIG) instead of killing us */
+  signal(SIGXFSZ, SIG_IGN);
+}
 
 typedef struct {
   rod_sim_sink logger;
@@ -37,6 +68,8 @@ static int ps_sample(void *user, double t, const rod_sample *s,
 }
 static int ps_tick(void *user) {
   progress_sink *p = user;
+  if (interrupted)
+    return ROD_EINTR;
   return p->logger.tick(p->logger.user);
 }
 static void ps_progress(void *user, double t, double t_end, int steps,
@@ -51,23 +84,84 @@ static void ps_progress(void *user, double t, double t_end, int steps,
   fflush(stderr);
 }
 
-/* Capture the last static sample for the summary of `rodsim static`. */
-typedef struct {
-  progress_sink *inner;
-  double tip[3], force0[3], moment0[3];
-  int points;
-} static_capture;
+/* Runs whose file would be larger than this before compression are
+ * warned about (B). */
+static const double large_file = 1e9;
 
-static int sc_sample(void *user, double t, const rod_sample *s,
-                     const rod_step_stats *st, double wall) {
-  static_capture *c = user;
-  c->points = s->points;
-  memcpy(c->tip, s->position + 3 * (s->points - 1), sizeof c->tip);
-  if (s->force) {
-    memcpy(c->force0, s->force, sizeof c->force0);
-    memcpy(c->moment0, s->moment, sizeof c->moment0);
+/* The file's size before compression: a warning above 1 GB, a refusal
+ * above output.max_size. */
+static int check_size(const rod_scenario *sc, int points, bool static_only) {
+  rod_scenario one = *sc;
+  if (static_only)
+    one.time.duration = 0;
+  const double bytes = rod_logger_estimate(&one, points, false);
+  const int samples = rod_sim_step_count(&one) / one.output.every + 2;
+  if (sc->output.max_size > 0 && bytes > sc->output.max_size) {
+    cli_fail("%s: output.max_size: %s would take up to %.3g GB before "
+             "compression (%d samples of %d points), more than the limit of "
+             "%.3g GB; raise output.every or output.max_size",
+             sc->source, sc->output.file, bytes / 1e9, samples, points,
+             sc->output.max_size / 1e9);
+    return CLI_BAD_INPUT;
   }
-  return ps_sample(c->inner, t, s, st, wall);
+  if (bytes > large_file)
+    cli_fail("%s: output.file: warning: %s will take up to %.3g GB before "
+             "compression (%d samples of %d points; output.compression = %d); "
+             "raise output.every to write fewer samples",
+             sc->source, sc->output.file, bytes / 1e9, samples, points,
+             sc->output.compression);
+  return CLI_OK;
+}
+
+static void warn_energy(const rod_scenario *sc, const rod_sim_result *res) {
+  char hint[160];
+  if (sc->solver.backend == ROD_BACKEND_RFEM)
+    snprintf(hint, sizeof hint,
+             "try a smaller time.dt or rfem.integrator = rk45");
+  else if (sc->space.integrator == ROD_SPACE_EULER)
+    snprintf(hint, sizeof hint,
+             "space.integrator = euler, %d nodes, time.alpha = %g: try rk4, "
+             "more nodes or alpha closer to 0",
+             sc->space.nodes, sc->time.alpha);
+  else
+    snprintf(hint, sizeof hint,
+             "space.integrator = rk4, %d nodes, time.alpha = %g: try more "
+             "nodes or alpha closer to 0",
+             sc->space.nodes, sc->time.alpha);
+  fprintf(stderr,
+          "rodsim: %s: warning: with nothing working on the rod its energy "
+          "grew from %.4g J to %.4g J by t = %.6g s, so the discretisation "
+          "creates energy here (%s)\n",
+          sc->source, res->energy_before, res->energy_after, res->energy_time,
+          hint);
+}
+
+/* The summary of `rodsim static`: the tip and the clamp's reaction. */
+static void print_static(rod_sim *sim, const rod_scenario *sc,
+                         const rod_sim_result *res) {
+  const int n = rod_sim_points(sim);
+  double *p = malloc(3 * sizeof(double) * (size_t)n * 3);
+  if (!p)
+    return;
+  double *f = p + 3 * n, *m = f + 3 * n;
+  rod_sim_get_positions(sim, p);
+  bool forces = rod_sim_get_forces(sim, f) == ROD_OK &&
+                rod_sim_get_moments(sim, m) == ROD_OK;
+  const double *tip = p + 3 * (n - 1);
+  printf("%s: static equilibrium (%s, %d points)\n", sc->source,
+         rod_sim_backend(sim), n);
+  printf("  tip position     %.9g %.9g %.9g m\n", tip[0], tip[1], tip[2]);
+  if (forces) {
+    printf("  clamp force n(0) %.9g %.9g %.9g N\n", f[0], f[1], f[2]);
+    printf("  clamp moment m(0) %.9g %.9g %.9g N m\n", m[0], m[1], m[2]);
+  }
+  const rod_static_report *sr = &res->statics;
+  if (sr->stable == 1)
+    printf("  stability        stable (%s%s)\n",
+           sr->path_steps ? "load continuation" : "one direct solve",
+           sr->folds ? ", past a fold" : "");
+  printf("  wall time %.3g s -> %s\n", res->wall_time, sc->output.file);
+  free(p);
 }
 
 static int run_common(int argc, char **argv, bool static_only) {
@@ -97,21 +191,27 @@ static int run_common(int argc, char **argv, bool static_only) {
     cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
-  const char *backend = rod_sim_backend(sim);
-  rod_logger *lg;
-  if (rod_logger_open(&lg, sc.output.file, &sc, backend, &err) != ROD_OK) {
+  rc = check_size(&sc, rod_sim_points(sim), static_only);
+  rod_logger *lg = NULL;
+  if (rc == CLI_OK && rod_logger_open(&lg, sc.output.file, &sc,
+                                      rod_sim_backend(sim), &err) != ROD_OK) {
     cli_print_error(&err);
-    rod_sim_free(sim);
-    return CLI_BAD_INPUT;
+    rc = CLI_BAD_INPUT;
   }
+  if (rc != CLI_OK) {
+    rod_sim_free(sim);
+    return rc;
+  }
+  catch_signals();
   progress_sink ps = {rod_logger_sink(lg), isatty(2) && !c.quiet};
-  static_capture cap = {.inner = &ps};
-  rod_sim_sink sink = {.sample = static_only ? sc_sample : ps_sample,
+  rod_sim_sink sink = {.sample = ps_sample,
                        .tick = ps_tick,
                        .progress = ps_progress,
-                       .user = static_only ? (void *)&cap : (void *)&ps};
+                       .user = &ps};
   rod_sim_set_sink(sim, &sink);
   int st = rod_sim_static(sim);
+  if (st == ROD_OK && interrupted)
+    st = ROD_EINTR;
   if (st == ROD_OK && !static_only)
     st = rod_sim_advance_to(sim, sc.time.duration);
   int fst = rod_sim_flush(sim); /* the last step, also after a stop */
@@ -119,43 +219,38 @@ static int run_common(int argc, char **argv, bool static_only) {
     st = fst;
   rod_sim_result res;
   rod_sim_get_result(sim, &res);
-  if (st != ROD_OK && !res.message[0])
-    rod_sim_get_error(sim, &err);
-  rod_sim_free(sim);
+  rod_sim_get_error(sim, &err);
   if (ps.show)
     fputs("\r\033[K", stderr);
-  char status[sizeof err.message];
-  if (st == ROD_OK)
-    snprintf(status, sizeof status, "complete");
-  else
-    snprintf(status, sizeof status, "%s",
-             res.message[0] ? res.message : err.message);
+  const char *why = res.message[0] ? res.message : err.message;
+  const char *status = st == ROD_OK      ? "complete"
+                       : st == ROD_EINTR ? "interrupted"
+                                         : why;
+  char io[128]; /* why a write failed */
+  snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
+  bool told; /* after a write error: the file's status can say why */
+  const long kept = rod_logger_written(lg, &told); /* final after an error */
   int cst = rod_logger_close(lg, status);
   if (res.statics.stable == 1 && res.statics.note[0])
     fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
             res.statics.note);
-  if (res.energy_grew) {
-    char hint[160];
-    if (sc.solver.backend == ROD_BACKEND_RFEM)
-      snprintf(hint, sizeof hint,
-               "try a smaller time.dt or rfem.integrator = "
-               "rk45");
-    else if (sc.space.integrator == ROD_SPACE_EULER)
-      snprintf(hint, sizeof hint,
-               "space.integrator = euler, %d nodes, time.alpha = %g: try "
-               "rk4, more nodes or alpha closer to 0",
-               sc.space.nodes, sc.time.alpha);
-    else
-      snprintf(hint, sizeof hint,
-               "space.integrator = rk4, %d nodes, time.alpha = %g: try more "
-               "nodes or alpha closer to 0",
-               sc.space.nodes, sc.time.alpha);
-    fprintf(stderr,
-            "rodsim: %s: warning: with nothing working on the rod its energy "
-            "grew from %.4g J to %.4g J by t = %.6g s, so the discretisation "
-            "creates energy here (%s)\n",
-            sc.source, res.energy_before, res.energy_after, res.energy_time,
-            hint);
+  if (res.energy_grew)
+    warn_energy(&sc, &res);
+  if (static_only && st == ROD_OK && cst == ROD_OK)
+    print_static(sim, &sc, &res);
+  rod_sim_free(sim);
+  if (st == ROD_EINTR) {
+    cli_fail("%s: interrupted (%s) at t = %.6g s; %d samples kept in %s",
+             sc.source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT", res.time,
+             res.samples, sc.output.file);
+    return CLI_INTERRUPTED;
+  }
+  if (io[0]) {
+    cli_fail("%s: output.file: cannot write %s: %s; stopped at t = %.6g s, "
+             "the file keeps the %ld samples written before (%s)",
+             sc.source, sc.output.file, io, res.time, kept,
+             told ? "its status says why" : "its status stays \"running\"");
+    return CLI_FAILED;
   }
   if (st == ROD_OK && cst != ROD_OK) {
     cli_fail("%s: output.file: cannot write %s (%s)", sc.source, sc.output.file,
@@ -163,31 +258,12 @@ static int run_common(int argc, char **argv, bool static_only) {
     return CLI_FAILED;
   }
   if (st != ROD_OK) {
-    if (err.message[0] && !res.message[0]) {
-      cli_print_error(&err);
-      return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
-    }
-    cli_fail("%s: %s; %d samples kept in %s", sc.source, res.message,
-             res.samples, sc.output.file);
+    cli_fail("%s: %s; %d samples kept in %s", sc.source, why, res.samples,
+             sc.output.file);
     return CLI_FAILED;
   }
-  if (static_only) {
-    printf("%s: static equilibrium (%s, %d points)\n", sc.source, backend,
-           cap.points);
-    printf("  tip position     %.9g %.9g %.9g m\n", cap.tip[0], cap.tip[1],
-           cap.tip[2]);
-    printf("  clamp force n(0) %.9g %.9g %.9g N\n", cap.force0[0],
-           cap.force0[1], cap.force0[2]);
-    printf("  clamp moment m(0) %.9g %.9g %.9g N m\n", cap.moment0[0],
-           cap.moment0[1], cap.moment0[2]);
-    const rod_static_report *sr = &res.statics;
-    if (sr->stable == 1)
-      printf("  stability        stable (%s%s)\n",
-             sr->path_steps ? "load continuation" : "one direct solve",
-             sr->folds ? ", past a fold" : "");
-    printf("  wall time %.3g s -> %s\n", res.wall_time, sc.output.file);
+  if (static_only)
     return CLI_OK;
-  }
   double ratio = cli_realtime_ratio(&res);
   printf("%s: %d steps to t = %.6g s in %.3g s (real-time ratio %.3g), "
          "mean iterations %.2f, integrations/step %.2f, fallbacks %d -> %s\n",

@@ -1,4 +1,5 @@
 /* rodsim: command-line front end (docs/commands.md). */
+#include <hdf5.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ void openblas_set_num_threads(int num_threads);
 void blas_thread_shutdown_(void) __attribute__((weak));
 
 int main(int argc, char **argv) {
+  /* HDF5's exit handler would close a file whose close failed (a write
+   * error) a second time and crash; every file is closed explicitly */
+  H5dont_atexit();
   openblas_set_num_threads(1);
   if (blas_thread_shutdown_)
     blas_thread_shutdown_();

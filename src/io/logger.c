@@ -1,12 +1,20 @@
 /* HDF5 logger: the layout of docs/hdf5.md. */
 #include "rod/logger.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -37,31 +45,75 @@ typedef struct {
   const char *path;
   int per_point; /* 0: per sample; k: N x k per sample (or 3 for tip) */
   bool by_points;
-  int type;     /* 0 double, 1 int32, 2 int8 */
-  bool contact; /* written only when the run has contact */
+  int type;                /* 0 double, 1 int32, 2 int8 */
+  bool contact;            /* written only when the run has contact */
+  const char *units;       /* SI units ("1": a number, a count or a code) */
+  const char *description; /* what it holds, in the file itself */
+  bool rounded; /* a result of the solver: stored to output.significant_bits */
 } ds_def;
 
 static const ds_def defs[DS_COUNT] = {
-    [DS_TIME] = {"/time", 1, false, 0},
-    [DS_TIP] = {"/tip/position", 3, false, 0},
-    [DS_POS] = {"/rod/position", 3, true, 0},
-    [DS_QUAT] = {"/rod/orientation", 4, true, 0},
-    [DS_VEL] = {"/rod/velocity", 3, true, 0},
-    [DS_FORCE] = {"/rod/force", 3, true, 0},
-    [DS_MOMENT] = {"/rod/moment", 3, true, 0},
-    [DS_KIN] = {"/energy/kinetic", 1, false, 0},
-    [DS_ELA] = {"/energy/elastic", 1, false, 0},
-    [DS_GRAV] = {"/energy/gravity", 1, false, 0},
-    [DS_ITER] = {"/solver/iterations", 1, false, 1},
-    [DS_RES] = {"/solver/residual", 1, false, 0},
-    [DS_METHOD] = {"/solver/method", 1, false, 2},
-    [DS_INTEG] = {"/solver/integrations", 1, false, 1},
-    [DS_WALL] = {"/solver/wall_time", 1, false, 0},
-    [DS_CFORCE] = {"/contact/force", 3, true, 0, true},
-    [DS_CACTIVE] = {"/contact/active", 1, true, 2, true},
-    [DS_GAPMIN] = {"/contact/gap_min", 1, false, 0, true},
-    [DS_DISSIPATED] = {"/energy/dissipated_contact", 1, false, 0, true},
+    [DS_TIME] = {"/time", 1, false, 0, false, "s",
+                 "time of each sample; 0 is the static state"},
+    [DS_TIP] = {"/tip/position", 3, false, 0, false, "m",
+                "tip position p(L), world frame", true},
+    [DS_POS] = {"/rod/position", 3, true, 0, false, "m",
+                "position p(s) of each point, world frame", true},
+    [DS_QUAT] = {"/rod/orientation", 4, true, 0, false, "1",
+                 "unit quaternion w, x, y, z of the material frame R(s) "
+                 "(d3 = tangent), taking material to world coordinates; "
+                 "RFEM: the element distal to the point",
+                 true},
+    [DS_VEL] = {"/rod/velocity", 3, true, 0, false, "m/s",
+                "velocity of each point, world frame", true},
+    [DS_FORCE] = {"/rod/force", 3, true, 0, false, "N",
+                  "internal force n(s), world frame: what the part beyond s "
+                  "exerts on the part before it",
+                  true},
+    [DS_MOMENT] = {"/rod/moment", 3, true, 0, false, "N m",
+                   "internal moment m(s), world frame", true},
+    [DS_KIN] = {"/energy/kinetic", 1, false, 0, false, "J",
+                "kinetic energy of the rod (tip mass excluded)"},
+    [DS_ELA] = {"/energy/elastic", 1, false, 0, false, "J",
+                "elastic energy: bending and torsion (Cosserat: with shear "
+                "and extension; RFEM: the joint springs)"},
+    [DS_GRAV] = {"/energy/gravity", 1, false, 0, false, "J",
+                 "gravity energy -integral of rhoA g . p ds (world origin "
+                 "as datum)"},
+    [DS_ITER] = {"/solver/iterations", 1, false, 1, false, "1",
+                 "nonlinear iterations, summed over the steps since the "
+                 "previous sample"},
+    [DS_RES] = {"/solver/residual", 1, false, 0, false, "1",
+                "final scaled residual (the largest since the previous "
+                "sample)"},
+    [DS_METHOD] = {"/solver/method", 1, false, 2, false, "1",
+                   "shooting method of the steps since the previous sample "
+                   "(the largest code): see the attribute enum_names"},
+    [DS_INTEG] = {"/solver/integrations", 1, false, 1, false, "1",
+                  "spatial integrations (a sweep carrying k tangent "
+                  "directions counts 1 + k; RFEM: dynamics evaluations), "
+                  "summed since the previous sample"},
+    [DS_WALL] = {"/solver/wall_time", 1, false, 0, false, "s",
+                 "wall-clock time of the steps since the previous sample"},
+    [DS_CFORCE] = {"/contact/force", 3, true, 0, true, "N",
+                   "contact forces on the rod lumped at each point, world "
+                   "frame",
+                   true},
+    [DS_CACTIVE] = {"/contact/active", 1, true, 2, true, "1",
+                    "1 where a contact acts at (or next to) the point"},
+    [DS_GAPMIN] = {"/contact/gap_min", 1, false, 0, true, "m",
+                   "smallest gap between the rod's surface and an obstacle "
+                   "(negative: penetration)"},
+    [DS_DISSIPATED] = {"/energy/dissipated_contact", 1, false, 0, true, "J",
+                       "energy the contacts took out of the rod since t = 0"},
 };
+
+/* Names of the /solver/method codes, in code order (ROD_METHOD_*). */
+static const char *const method_names[] = {
+    "simple shooting", "modified shooting", "BDF2 fallback"};
+_Static_assert(ROD_METHOD_SIMPLE == 0 && ROD_METHOD_MODIFIED == 1 &&
+                   ROD_METHOD_BDF2 == 2,
+               "method_names follows the codes");
 
 /* Rank of a dataset: T, then N (by points), then the values per point or
  * per sample when more than one. */
@@ -90,6 +142,10 @@ struct rod_logger {
   hsize_t total; /* samples in the file */
   bool datasets_made;
   double last_flush; /* monotonic s */
+  int compression;   /* deflate level, 0: none */
+  int write_errno;   /* errno of the first failed write, 0: none */
+  int keep_bits;     /* mantissa bits kept of the solver's results */
+  bool clean_stop;   /* the failure was foreseen: nothing half-written */
   char path[1024];
 };
 
@@ -109,15 +165,15 @@ static hid_t file_type(int t) {
 }
 static size_t type_size(int t) { return t == 0 ? 8 : t == 1 ? 4 : 1; }
 
-/* Write or overwrite a variable-length UTF-8 string attribute on the root. */
-static int write_string_attr(hid_t file, const char *name, const char *value) {
+/* Write or overwrite a variable-length UTF-8 string attribute of obj. */
+static int write_string_attr(hid_t obj, const char *name, const char *value) {
   hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);
   H5Tset_cset(type, H5T_CSET_UTF8);
   hid_t space = H5Screate(H5S_SCALAR);
-  if (H5Aexists(file, name) > 0)
-    H5Adelete(file, name);
-  hid_t attr = H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  if (H5Aexists(obj, name) > 0)
+    H5Adelete(obj, name);
+  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
   herr_t e = attr < 0 ? -1 : H5Awrite(attr, type, &value);
   if (attr >= 0)
     H5Aclose(attr);
@@ -126,19 +182,222 @@ static int write_string_attr(hid_t file, const char *name, const char *value) {
   return e < 0 ? ROD_EIO : ROD_OK;
 }
 
+/* A one-dimensional attribute of n strings. */
+static int write_strings_attr(hid_t obj, const char *name,
+                              const char *const *values, int n) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  hsize_t dims = (hsize_t)n;
+  hid_t space = H5Screate_simple(1, &dims, NULL);
+  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t e = attr < 0 ? -1 : H5Awrite(attr, type, values);
+  if (attr >= 0)
+    H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  return e < 0 ? ROD_EIO : ROD_OK;
+}
+
+/* A scalar numeric attribute: float64 (is_int false) or int32. */
+static int write_number_attr(hid_t obj, const char *name, double value,
+                             bool is_int) {
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(obj, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE,
+                          space, H5P_DEFAULT, H5P_DEFAULT);
+  int32_t i = (int32_t)value;
+  herr_t e = attr < 0 ? -1
+             : is_int ? H5Awrite(attr, H5T_NATIVE_INT32, &i)
+                      : H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
+  if (attr >= 0)
+    H5Aclose(attr);
+  H5Sclose(space);
+  return e < 0 ? ROD_EIO : ROD_OK;
+}
+
+/* The text of a scenario key, or fallback when this build lacks the key. */
+static void key_text(const rod_scenario *sc, const char *section,
+                     const char *name, const char *fallback, char *buf,
+                     size_t size) {
+  if (rod_scenario_get_text(sc, section, name, buf, size) != ROD_OK)
+    snprintf(buf, size, "%s", fallback);
+}
+
+/* The root attributes besides the scenario text: the main parameters as
+ * numbers and names, so that a reader needs no INI parser for them; the
+ * build that wrote the file and when. */
+static int write_root_attrs(hid_t file, const rod_scenario *sc,
+                            const char *backend) {
+  char model[32], scheme[32], integrator[32], created[32];
+  key_text(sc, "rod", "model", "kirchhoff", model, sizeof model);
+  key_text(sc, "time", "scheme", "bdf-alpha", scheme, sizeof scheme);
+  key_text(sc, "space", "integrator", "rk4", integrator, sizeof integrator);
+  time_t t = time(NULL);
+  struct tm utc;
+  gmtime_r(&t, &utc);
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  int st = write_string_attr(file, "backend", backend);
+  const struct {
+    const char *name, *value;
+  } texts[] = {{"rodsim_version", ROD_VERSION},
+               {"revision", ROD_REVISION},
+               {"created", created},
+               {"model", model},
+               {"scheme", scheme},
+               {"integrator", integrator},
+               {"units", "SI: m, s, kg, N, J; angles in rad"},
+               {"quaternion_order", "w x y z"}};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0] && st == ROD_OK; i++)
+    st = write_string_attr(file, texts[i].name, texts[i].value);
+  const struct {
+    const char *name;
+    double value;
+    bool is_int;
+  } numbers[] = {{"dt", sc->time.dt, false},
+                 {"duration", sc->time.duration, false},
+                 {"alpha", sc->time.alpha, false},
+                 {"length", sc->rod.length, false},
+                 {"nodes", sc->space.nodes, true},
+                 {"segments", sc->rfem.segments, true},
+                 {"output_every", sc->output.every, true},
+                 {"tolerance", sc->solver.tolerance, false}};
+  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0] && st == ROD_OK;
+       i++)
+    st = write_number_attr(file, numbers[i].name, numbers[i].value,
+                           numbers[i].is_int);
+  return st;
+}
+
+/* Why path cannot be written, from the file system: a directory, a folder
+ * that is missing or not writable; NULL when nothing is found. */
+static const char *path_problem(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return "is a directory";
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == dir)
+    dir[1] = '\0';
+  else
+    *slash = '\0';
+  if (stat(dir, &st) != 0)
+    return "its folder does not exist";
+  if (!S_ISDIR(st.st_mode))
+    return "its folder is not a directory";
+  if (access(dir, W_OK) != 0 &&
+      (access(path, F_OK) != 0 || access(path, W_OK) != 0))
+    return "permission denied";
+  if (access(path, F_OK) == 0 && access(path, W_OK) != 0)
+    return "permission denied";
+  return NULL;
+}
+
+/* Another process writes path now: HDF5 holds an exclusive flock(2) on a
+ * file it writes. Checked before H5Fcreate, whose truncation would empty
+ * the other run's file before its own lock fails. */
+static bool locked_by_another(const char *path) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0)
+    return false;
+  bool busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);
+  return busy;
+}
+
+/* Round x to its keep leading mantissa bits (of 52), to nearest: the bits
+ * below hold the solver's noise, not the solution, and noise does not
+ * compress. Infinities and NaN are left as they are. */
+static void round_bits(double *x, size_t n, int keep) {
+  if (keep >= 52)
+    return;
+  const int drop = 52 - keep;
+  const uint64_t half = (uint64_t)1 << (drop - 1);
+  const uint64_t mask = ~(((uint64_t)1 << drop) - 1);
+  const uint64_t exponent = (uint64_t)0x7ff << 52;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t u;
+    memcpy(&u, &x[i], sizeof u);
+    if ((u & exponent) == exponent)
+      continue;
+    u = (u + half) & mask; /* a carry into the exponent rounds up rightly */
+    memcpy(&x[i], &u, sizeof u);
+  }
+}
+
+/* Mantissa bits kept of the solver's results: output.significant_bits, or
+ * when it is 0 those that resolve a thousandth of solver.tolerance
+ * (relative rounding error 2^-(bits+1) <= 5e-4 tolerance): 37 bits for the
+ * default 1e-8. */
+static int significant_bits(const rod_scenario *sc) {
+  if (sc->output.significant_bits > 0)
+    return sc->output.significant_bits > 52 ? 52 : sc->output.significant_bits;
+  int bits = (int)ceil(-log2(1e-3 * sc->solver.tolerance));
+  return bits < 12 ? 12 : bits > 52 ? 52 : bits;
+}
+
+/* Create path so that what is on disk stays a consistent file between
+ * flushes: HDF5 writes no metadata before H5Fflush (no evictions from its
+ * metadata cache) and never reuses the space a rewritten chunk leaves (no
+ * free-space managers), so a block written after the last flush only adds
+ * bytes that the file on disk does not yet refer to. A run killed at any
+ * moment then leaves the file of its last flush. */
+static hid_t create_file(const char *path) {
+  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, (hsize_t)1);
+  H5AC_cache_config_t mdc;
+  mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  if (H5Pget_mdc_config(fapl, &mdc) >= 0) {
+    mdc.evictions_enabled = false;
+    mdc.incr_mode = H5C_incr__off;
+    mdc.flash_incr_mode = H5C_flash_incr__off;
+    mdc.decr_mode = H5C_decr__off;
+    H5Pset_mdc_config(fapl, &mdc);
+  }
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+  H5Pclose(fapl);
+  H5Pclose(fcpl);
+  return f;
+}
+
 int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err) {
   *out = NULL;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
+  const char *problem = path_problem(path);
+  if (problem)
+    return rod_error_set(err, ROD_EIO, path, "output.file",
+                         "cannot create the HDF5 file: %s", problem);
+  if (locked_by_another(path))
+    return rod_error_set(err, ROD_EIO, path, "output.file",
+                         "another process is writing this file (HDF5 file "
+                         "lock); choose another output.file");
   rod_logger *lg = calloc(1, sizeof *lg);
   if (!lg)
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   snprintf(lg->path, sizeof lg->path, "%s", path);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-  lg->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  lg->compression = sc->output.compression;
+  lg->keep_bits = significant_bits(sc);
+  /* A regular file is made under a temporary name and renamed into place
+   * once its header is flushed: a run killed before that leaves no
+   * half-made file under path (and an earlier file there intact). */
+  struct stat old;
+  const bool special = stat(path, &old) == 0 && !S_ISREG(old.st_mode);
+  char part[1100];
+  snprintf(part, sizeof part, special ? "%s" : "%s.part", path);
+  errno = 0;
+  lg->file = create_file(part);
   if (lg->file < 0) {
+    int e = errno;
+    if (!special)
+      unlink(part);
     free(lg);
     return rod_error_set(err, ROD_EIO, path, "output.file",
-                         "cannot create the HDF5 file");
+                         "cannot create the HDF5 file%s%s", e ? ": " : "",
+                         e ? strerror(e) : "");
   }
   size_t need = rod_scenario_to_ini(sc, NULL, 0) + 1;
   char *text = malloc(need);
@@ -148,9 +407,8 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   }
   rod_scenario_to_ini(sc, text, need);
-  int st = write_string_attr(lg->file, "backend", backend);
-  if (st == ROD_OK)
-    st = write_string_attr(lg->file, "rodsim_version", ROD_VERSION);
+  errno = 0;
+  int st = write_root_attrs(lg->file, sc, backend);
   if (st == ROD_OK)
     st = write_string_attr(lg->file, "scenario", text);
   if (st == ROD_OK)
@@ -167,15 +425,29 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
   }
   if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
     st = ROD_EIO;
+  if (st == ROD_OK && !special && rename(part, path) != 0)
+    st = ROD_EIO;
   if (st != ROD_OK) {
+    int e = errno;
     H5Fclose(lg->file);
+    if (!special)
+      unlink(part);
     free(lg);
     return rod_error_set(err, st, path, "output.file",
-                         "cannot write the HDF5 file");
+                         "cannot write the HDF5 file%s%s", e ? ": " : "",
+                         e ? strerror(e) : "");
   }
   lg->last_flush = now();
   *out = lg;
   return ROD_OK;
+}
+
+/* units and description of a dataset (and the names of coded values). */
+static int describe(hid_t ds, const char *units, const char *description) {
+  int st = write_string_attr(ds, "units", units);
+  if (st == ROD_OK)
+    st = write_string_attr(ds, "description", description);
+  return st;
 }
 
 static int make_datasets(rod_logger *lg, const rod_sample *s) {
@@ -192,6 +464,10 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
   herr_t e = d < 0 ? -1
                    : H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
                               H5P_DEFAULT, s->s);
+  if (e >= 0 && describe(d, "m",
+                         "arclength of each point from the clamp (RFEM: 0, "
+                         "the joints, L)") != ROD_OK)
+    e = -1;
   if (d >= 0)
     H5Dclose(d);
   H5Sclose(sp);
@@ -222,6 +498,10 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
     hid_t space = H5Screate_simple(rank, dims, maxd);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, rank, chunk);
+    if (lg->compression > 0) { /* bytes of equal weight side by side */
+      H5Pset_shuffle(dcpl);
+      H5Pset_deflate(dcpl, (unsigned)lg->compression);
+    }
     lg->ds[i] = H5Dcreate2(lg->file, df->path, file_type(df->type), space,
                            H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);
@@ -229,6 +509,18 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
     lg->buf[i] = calloc((size_t)lg->block * lg->width[i], type_size(df->type));
     if (lg->ds[i] < 0 || !lg->buf[i])
       return lg->ds[i] < 0 ? ROD_EIO : ROD_ENOMEM;
+    int st = describe(lg->ds[i], df->units, df->description);
+    if (st == ROD_OK && i == DS_METHOD)
+      st =
+          write_strings_attr(lg->ds[i], "enum_names", method_names,
+                             (int)(sizeof method_names / sizeof *method_names));
+    if (st == ROD_OK && (i == DS_QUAT))
+      st = write_string_attr(lg->ds[i], "quaternion_order", "w x y z");
+    if (st == ROD_OK && df->rounded)
+      st =
+          write_number_attr(lg->ds[i], "significant_bits", lg->keep_bits, true);
+    if (st != ROD_OK)
+      return st;
   }
   lg->datasets_made = true;
   return ROD_OK;
@@ -246,6 +538,8 @@ static int write_buffer(rod_logger *lg) {
     int rank = ds_rank(df);
     hsize_t size[3] = {lg->total + n, 0, 0};
     ds_dims(df, lg->points, size);
+    if (df->rounded)
+      round_bits(lg->buf[i], (size_t)n * lg->width[i], lg->keep_bits);
     if (H5Dset_extent(lg->ds[i], size) < 0)
       return ROD_EIO;
     hid_t fs = H5Dget_space(lg->ds[i]);
@@ -264,14 +558,72 @@ static int write_buffer(rod_logger *lg) {
   return ROD_OK;
 }
 
+/* Room for the next write (B): HDF5 has no way back from a write that
+ * fails half-way (its metadata cache keeps entries it cannot write, and a
+ * file closed then may not open), so a block is written only when the
+ * disk and the file size limit (RLIMIT_FSIZE) have room for it
+ * uncompressed, plus a margin for the metadata and the status attribute
+ * written at close. 0 when there is room, else ENOSPC or EFBIG. */
+static const double write_margin = 1 << 20;
+
+static int room_for(rod_logger *lg, double bytes) {
+  void *handle = NULL;
+  if (H5Fget_vfd_handle(lg->file, H5P_DEFAULT, &handle) < 0 || !handle)
+    return 0;
+  const int fd = *(int *)handle;
+  const double need = 1.01 * bytes + write_margin;
+  struct statvfs fs;
+  if (fstatvfs(fd, &fs) == 0 &&
+      (double)fs.f_bavail * (double)fs.f_frsize < need)
+    return ENOSPC;
+  struct rlimit lim;
+  struct stat st;
+  if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+      fstat(fd, &st) == 0) {
+    hsize_t size = 0;
+    H5Fget_filesize(lg->file, &size);
+    double used = fmax((double)st.st_size, (double)size);
+    if ((double)lim.rlim_cur - used < need)
+      return EFBIG;
+  }
+  return 0;
+}
+
 static int flush(rod_logger *lg) {
-  int st = write_buffer(lg);
-  if (st != ROD_OK)
-    return st;
-  if (H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
+  if (lg->write_errno)
     return ROD_EIO;
+  double bytes = 0;
+  for (int i = 0; i < DS_COUNT; i++)
+    if (lg->present[i])
+      bytes += (double)lg->buffered * (double)lg->width[i] *
+               (double)type_size(defs[i].type);
+  int full = room_for(lg, bytes);
+  if (full) {
+    lg->write_errno = full;
+    lg->clean_stop = true;
+    return ROD_EIO;
+  }
+  errno = 0;
+  int st = write_buffer(lg);
+  if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
+    st = ROD_EIO;
+  if (st != ROD_OK) {
+    if (!lg->write_errno)
+      lg->write_errno = errno ? errno : EIO;
+    return st;
+  }
   lg->last_flush = now();
   return ROD_OK;
+}
+
+const char *rod_logger_strerror(const rod_logger *lg) {
+  return lg && lg->write_errno ? strerror(lg->write_errno) : "";
+}
+
+long rod_logger_written(const rod_logger *lg, bool *status_written) {
+  if (status_written)
+    *status_written = !lg->write_errno || lg->clean_stop;
+  return (long)lg->total;
 }
 
 int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
@@ -317,7 +669,8 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
     ((double *)lg->buf[DS_DISSIPATED])[b] = s->dissipated_contact;
   }
   lg->buffered++;
-  if (lg->buffered == lg->block)
+  /* the first sample (the static state) at once, then by blocks */
+  if (lg->buffered == lg->block || lg->total == 0)
     return flush(lg);
   return ROD_OK;
 }
@@ -331,8 +684,22 @@ int rod_logger_flush_if_older(rod_logger *lg, double max_age) {
 int rod_logger_close(rod_logger *lg, const char *status) {
   if (!lg)
     return ROD_OK;
-  int st = write_buffer(lg);
-  int st2 = write_string_attr(lg->file, "status", status ? status : "");
+  /* The remaining samples, then the status. After a write that failed
+   * half-way nothing more is written: the status stays "running", so what
+   * the file holds is not passed off as complete. A foreseen stop writes
+   * why in the room kept for it. */
+  int st = lg->write_errno ? ROD_EIO : flush(lg);
+  char why[512];
+  if (lg->clean_stop)
+    snprintf(why, sizeof why, "stopped: cannot write %s (%s)",
+             lg->buffered ? "the last samples" : "more samples",
+             strerror(lg->write_errno));
+  int st2 = ROD_EIO;
+  if (st == ROD_OK || lg->clean_stop)
+    st2 = write_string_attr(lg->file, "status",
+                            lg->clean_stop ? why
+                            : status       ? status
+                                           : "");
   for (int i = 0; i < DS_COUNT; i++) {
     if (lg->ds[i] > 0)
       H5Dclose(lg->ds[i]);
@@ -345,6 +712,21 @@ int rod_logger_close(rod_logger *lg, const char *status) {
   if (st2 != ROD_OK || e < 0)
     return ROD_EIO;
   return ROD_OK;
+}
+
+double rod_logger_estimate(const rod_scenario *sc, int points, bool contact) {
+  double per_sample = 0;
+  for (int i = 0; i < DS_COUNT; i++) {
+    const ds_def *df = &defs[i];
+    if (df->contact && !contact)
+      continue;
+    per_sample += (df->by_points ? points : 1) * df->per_point *
+                  (double)type_size(df->type);
+  }
+  double samples = (double)rod_sim_step_count(sc) / sc->output.every + 2;
+  /* the header: attributes, the scenario text, groups, chunk indices */
+  const double header = 64e3 + (double)rod_scenario_to_ini(sc, NULL, 0);
+  return samples * per_sample + points * 8.0 + header;
 }
 
 static int sink_sample(void *user, double t, const rod_sample *s,

@@ -218,6 +218,16 @@ const key_def rod_keys[] = {
      RANGE_ANY, 0, 0, NULL, 0, "", "HDF5 file written by run and static"},
     I("output", "every", output.every, "1", 1, 1000000000,
       "write every k-th step (and t = 0 and the last step)"),
+    I("output", "compression", output.compression, "1", 0, 9,
+      "deflate level of the HDF5 datasets (with byte shuffling); 0: off"),
+    I("output", "significant_bits", output.significant_bits, "52", 0, 52,
+      "mantissa bits kept of positions, orientations, velocities, forces "
+      "and moments (52: all, lossless); fewer drop the solver's noise, which "
+      "does not compress; 0: those that resolve a thousandth of "
+      "solver.tolerance (37 for 1e-8)"),
+    D("output", "max_size", output.max_size, "0", RANGE_NONNEG, 0, 0, "B",
+      "refuse a run whose file would exceed this size before compression "
+      "(bytes); 0: no limit"),
 };
 const size_t rod_nkeys = sizeof rod_keys / sizeof rod_keys[0];
 

@@ -493,8 +493,10 @@ int rod_sim_set_base(rod_sim *sim, const double position[3],
 int rod_sim_points(const rod_sim *sim) {
   if (sim->cur_valid)
     return sim->cur.points;
-  rod_sim *s = (rod_sim *)sim; /* sampling fills the cache only */
-  return current_sample(s) == ROD_OK ? s->cur.points : 0;
+  /* before a solve the backend's arrays hold no state, but their size */
+  rod_sample s;
+  memset(&s, 0, sizeof s);
+  return sim->ops->sample(sim->self, &s) == ROD_OK ? s.points : 0;
 }
 
 static int copy_out(rod_sim *sim, const double *src, int width, double *out,

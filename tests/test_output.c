@@ -1,0 +1,405 @@
+/* The HDF5 file under faults and signals, and what it says about itself:
+ * units and a description on every dataset, the solver method's names,
+ * the main parameters as numbers, the build; compression on by default;
+ * SIGINT and SIGTERM (also in a background job, where SIGINT starts
+ * ignored) finish the step and leave status "interrupted", exit 130; a
+ * directory, a missing folder, /dev/full, a file another run writes, a
+ * file size limit reached mid-run: one line each, the samples written
+ * before kept, the status never "complete"; SIGKILL at 20 random moments
+ * leaves a file that opens and holds only whole samples. */
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "h5util.h"
+
+static char dir[256];
+static char scenario[512];
+
+static void setup(void) {
+  rod_test_dir(dir, sizeof dir, "rodsim_output");
+  const char *data = getenv("RODSIM_DATA") ? getenv("RODSIM_DATA") : "data";
+  snprintf(scenario, sizeof scenario, "%s/scenarios/weight_release.ini", data);
+}
+static void teardown(void) { rod_test_rmdir(dir); }
+
+typedef struct {
+  double kill_after; /* s: send sig after this long; 0: never */
+  int sig;
+  bool ignore_sigint; /* start with SIGINT ignored, as a background job */
+  long fsize_limit;   /* B: RLIMIT_FSIZE of the child; 0: none */
+} run_opts;
+
+/* Run "rodsim ARGS..." in dir (stdout and stderr to files there); returns
+ * the exit status, or 128 + the signal that killed it; stderr in err. */
+static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
+                  ...) {
+  const char *argv[32] = {getenv("RODSIM")};
+  ck_assert_ptr_nonnull(argv[0]);
+  va_list ap;
+  va_start(ap, a1);
+  int n = 1;
+  for (const char *a = a1; a && n < 31; a = va_arg(ap, const char *))
+    argv[n++] = a;
+  va_end(ap);
+  argv[n] = NULL;
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(99);
+    int out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int er = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(er, 2);
+    if (o && o->ignore_sigint)
+      signal(SIGINT, SIG_IGN);
+    if (o && o->fsize_limit) {
+      struct rlimit r = {(rlim_t)o->fsize_limit, (rlim_t)o->fsize_limit};
+      setrlimit(RLIMIT_FSIZE, &r);
+    }
+    execv(argv[0], (char *const *)argv);
+    _exit(98);
+  }
+  if (o && o->kill_after > 0) {
+    struct timespec ts = {
+        (time_t)o->kill_after,
+        (long)(1e9 * (o->kill_after - (time_t)o->kill_after))};
+    nanosleep(&ts, NULL);
+    kill(pid, o->sig);
+  }
+  int st;
+  waitpid(pid, &st, 0);
+  char path[600];
+  snprintf(path, sizeof path, "%s/stderr.txt", dir);
+  FILE *f = fopen(path, "r");
+  size_t len = f ? fread(err, 1, size - 1, f) : 0;
+  err[len] = '\0';
+  if (f)
+    fclose(f);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int lines(const char *s) {
+  int n = 0;
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+static hid_t open_h5(const char *name) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert_msg(f >= 0, "%s does not open", path);
+  return f;
+}
+
+static hsize_t samples(hid_t f, const char *ds) {
+  hid_t d = H5Dopen2(f, ds, H5P_DEFAULT);
+  ck_assert_msg(d >= 0, "%s missing", ds);
+  hid_t sp = H5Dget_space(d);
+  hsize_t dims[3];
+  H5Sget_simple_extent_dims(sp, dims, NULL);
+  H5Sclose(sp);
+  H5Dclose(d);
+  return dims[0];
+}
+
+/* Every dataset: the same number of samples; times strictly increasing
+ * and on the grid of dt (output.every 1); no sample left at the fill value
+ * (a half-written block would read as zeros). Returns T; 0 also for a
+ * file whose run stopped before its first sample (root attributes
+ * only). */
+static hsize_t check_whole_samples(hid_t f, double dt) {
+  if (H5Lexists(f, "/time", H5P_DEFAULT) <= 0)
+    return 0; /* killed before the static state was solved */
+  static const char *const all[] = {
+      "/tip/position",        "/rod/position",    "/rod/orientation",
+      "/rod/velocity",        "/rod/force",       "/rod/moment",
+      "/energy/kinetic",      "/energy/elastic",  "/energy/gravity",
+      "/solver/iterations",   "/solver/residual", "/solver/method",
+      "/solver/integrations", "/solver/wall_time"};
+  const hsize_t T = samples(f, "/time");
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    ck_assert_msg(samples(f, all[i]) == T, "%s: %llu samples, /time %llu",
+                  all[i], (unsigned long long)samples(f, all[i]),
+                  (unsigned long long)T);
+  if (T == 0)
+    return 0;
+  double *t = malloc(T * sizeof(double));
+  hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT);
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
+  H5Dclose(d);
+  for (hsize_t i = 0; i < T; i++)
+    ROD_ASSERT_NEAR(t[i], i * dt, 1e-9 * dt * (i + 1));
+  free(t);
+  /* the orientation's quaternions are unit: none is a fill value */
+  double *q = malloc(T * 100 * 4 * sizeof(double));
+  d = H5Dopen2(f, "/rod/orientation", H5P_DEFAULT);
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q);
+  H5Dclose(d);
+  for (hsize_t i = 0; i < T * 100; i++) {
+    const double *h = q + 4 * i;
+    ROD_ASSERT_NEAR(h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3], 1,
+                    1e-9);
+  }
+  free(q);
+  return T;
+}
+
+/* ---- what the file says about itself ----------------------------------- */
+
+static void expect_string(hid_t obj, const char *name, const char *value) {
+  char *v = rod_test_attr(obj, name);
+  ck_assert_msg(v && (!value || strcmp(v, value) == 0), "%s = %s, expected %s",
+                name, v ? v : "(none)", value ? value : "(any)");
+  H5free_memory(v);
+}
+
+static double number_attr(hid_t obj, const char *name) {
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+  ck_assert_msg(a >= 0, "attribute %s missing", name);
+  double v;
+  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+  H5Aclose(a);
+  return v;
+}
+
+typedef struct {
+  int datasets, described, compressed;
+} walk_count;
+
+static herr_t visit(hid_t obj, const char *name, const H5O_info_t *info,
+                    void *user) {
+  walk_count *c = user;
+  if (info->type != H5O_TYPE_DATASET)
+    return 0;
+  hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
+  c->datasets++;
+  if (H5Aexists(d, "units") > 0 && H5Aexists(d, "description") > 0)
+    c->described++;
+  hid_t dcpl = H5Dget_create_plist(d);
+  if (H5Pget_nfilters(dcpl) == 2) /* shuffle and deflate */
+    c->compressed++;
+  H5Pclose(dcpl);
+  H5Dclose(d);
+  return 0;
+}
+
+START_TEST(self_describing) {
+  char err[4096];
+  ck_assert_int_eq(rodsim(NULL, err, sizeof err, "run", scenario, "-o", "w.h5",
+                          "--set", "time.duration=0.02", "-q", NULL),
+                   0);
+  hid_t f = open_h5("w.h5");
+  expect_string(f, "status", "complete");
+  expect_string(f, "backend", "kirchhoff");
+  expect_string(f, "model", "kirchhoff");
+  expect_string(f, "scheme", NULL);
+  expect_string(f, "revision", NULL);
+  expect_string(f, "quaternion_order", "w x y z");
+  char *created = rod_test_attr(f, "created");
+  ck_assert_int_eq(strlen(created), 20); /* 2026-11-25T09:30:42Z */
+  H5free_memory(created);
+  ROD_ASSERT_NEAR(number_attr(f, "dt"), 2e-3, 0);
+  ROD_ASSERT_NEAR(number_attr(f, "nodes"), 100, 0);
+  ROD_ASSERT_NEAR(number_attr(f, "length"), 0.408, 0);
+  walk_count c = {0, 0, 0};
+  H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit, &c);
+  ck_assert_int_eq(c.datasets, 16); /* /rod/s and the 15 time series */
+  ck_assert_int_eq(c.described, c.datasets);
+  ck_assert_int_eq(c.compressed, 15); /* all but /rod/s */
+  hid_t m = H5Dopen2(f, "/solver/method", H5P_DEFAULT);
+  hid_t a = H5Aopen(m, "enum_names", H5P_DEFAULT);
+  hid_t t = H5Aget_type(a);
+  char *names[3];
+  ck_assert_int_ge(H5Aread(a, t, names), 0);
+  ck_assert_str_eq(names[0], "simple shooting");
+  ck_assert_str_eq(names[2], "BDF2 fallback");
+  for (int i = 0; i < 3; i++)
+    H5free_memory(names[i]);
+  H5Tclose(t);
+  H5Aclose(a);
+  H5Dclose(m);
+  H5Fclose(f);
+  /* output.compression = 0: no filters */
+  ck_assert_int_eq(rodsim(NULL, err, sizeof err, "run", scenario, "-o", "w0.h5",
+                          "--set", "time.duration=0.02", "--set",
+                          "output.compression=0", "-q", NULL),
+                   0);
+  f = open_h5("w0.h5");
+  c = (walk_count){0, 0, 0};
+  H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit, &c);
+  ck_assert_int_eq(c.compressed, 0);
+  H5Fclose(f);
+}
+END_TEST
+
+/* ---- signals ----------------------------------------------------------- */
+
+static void interrupted_by(int sig, bool background) {
+  char err[4096];
+  run_opts o = {0.6, sig, background, 0};
+  int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "i.h5", "--set",
+                  "time.duration=20", "--set", "time.dt=5e-4", NULL);
+  ck_assert_msg(st == 130, "exit %d: %s", st, err);
+  ck_assert_msg(lines(err) == 1, "%s", err);
+  ck_assert_ptr_nonnull(strstr(err, "interrupted"));
+  hid_t f = open_h5("i.h5");
+  expect_string(f, "status", "interrupted");
+  ck_assert_int_gt(check_whole_samples(f, 5e-4), 0);
+  H5Fclose(f);
+}
+
+START_TEST(sigint_finishes_the_step) { interrupted_by(SIGINT, false); }
+END_TEST
+START_TEST(sigint_in_a_background_job) { interrupted_by(SIGINT, true); }
+END_TEST
+START_TEST(sigterm_finishes_the_step) { interrupted_by(SIGTERM, false); }
+END_TEST
+
+/* ---- faults ------------------------------------------------------------ */
+
+static void expect_fault(int code, const char *needle, const char *out) {
+  char err[4096];
+  int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", out, "--set",
+                  "time.duration=0.02", NULL);
+  ck_assert_msg(st == code, "-o %s: exit %d: %s", out, st, err);
+  ck_assert_msg(lines(err) == 1, "-o %s: %s", out, err);
+  ck_assert_msg(strstr(err, needle) && strstr(err, "output.file"), "-o %s: %s",
+                out, err);
+}
+
+START_TEST(unwritable_outputs) {
+  expect_fault(2, "is a directory", ".");
+  expect_fault(2, "folder does not exist", "missing/x.h5");
+  expect_fault(2, "No space left on device", "/dev/full");
+}
+END_TEST
+
+/* A second run on a file that a first one writes is refused before it
+ * touches the file; the first finishes its file intact. */
+START_TEST(two_runs_one_file) {
+  pid_t first = fork();
+  if (first == 0) {
+    char e[256];
+    run_opts o = {1.5, SIGINT, false, 0};
+    int st = rodsim(&o, e, sizeof e, "run", scenario, "-o", "both.h5", "--set",
+                    "time.duration=20", "--set", "time.dt=5e-4", "-q", NULL);
+    _exit(st);
+  }
+  struct timespec ts = {0, 500000000};
+  nanosleep(&ts, NULL);
+  char err[4096];
+  int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "both.h5", "-q",
+                  NULL);
+  ck_assert_msg(st == 2, "exit %d: %s", st, err);
+  ck_assert_msg(lines(err) == 1 && strstr(err, "another process"), "%s", err);
+  int ws;
+  waitpid(first, &ws, 0);
+  ck_assert_int_eq(WEXITSTATUS(ws), 130);
+  hid_t f = open_h5("both.h5");
+  expect_string(f, "status", "interrupted");
+  check_whole_samples(f, 5e-4);
+  H5Fclose(f);
+}
+END_TEST
+
+/* The file size limit reached mid-run (as a full disk): one line, exit 1,
+ * the samples written before kept, the status says why. */
+START_TEST(file_size_limit) {
+  char err[4096];
+  run_opts o = {0, 0, false, 6000000};
+  int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "big.h5", "--set",
+                  "time.dt=5e-4", "--set", "output.compression=0", NULL);
+  ck_assert_msg(st == 1, "exit %d: %s", st, err);
+  ck_assert_msg(lines(err) == 1 && strstr(err, "File too large"), "%s", err);
+  hid_t f = open_h5("big.h5");
+  char *status = rod_test_attr(f, "status");
+  ck_assert_msg(strstr(status, "stopped") && strstr(status, "File too large"),
+                "%s", status);
+  H5free_memory(status);
+  ck_assert_int_gt(check_whole_samples(f, 5e-4), 100);
+  H5Fclose(f);
+}
+END_TEST
+
+START_TEST(size_estimate) {
+  char err[4096];
+  /* 60 s at 0.5 ms: 1.55 GB before compression, refused above 1 GB */
+  int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
+                  "time.duration=60", "--set", "time.dt=5e-4", "--set",
+                  "output.max_size=1e9", NULL);
+  ck_assert_msg(st == 2 && lines(err) == 1, "exit %d: %s", st, err);
+  ck_assert_msg(strstr(err, "output.max_size") && strstr(err, "1.55 GB"), "%s",
+                err);
+  /* without a limit: a warning, then the run (interrupted here) */
+  run_opts o = {0.3, SIGINT, false, 0};
+  st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
+              "time.duration=60", "--set", "time.dt=5e-4", NULL);
+  ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
+  ck_assert_msg(strstr(err, "warning") && strstr(err, "1.55 GB"), "%s", err);
+}
+END_TEST
+
+/* SIGKILL at 20 random moments of a run that flushes often (a compressed
+ * block of 80 samples about 30 times a second): the file opens, every
+ * dataset holds the same whole samples; or, killed before the file's
+ * header was flushed, there is no file. */
+START_TEST(sigkill_anywhere) {
+  srand(12345);
+  int nonempty = 0;
+  for (int k = 0; k < 20; k++) {
+    char err[4096], name[32];
+    snprintf(name, sizeof name, "k%d.h5", k);
+    run_opts o = {0.1 + 0.4 * rand() / (double)RAND_MAX, SIGKILL, false, 0};
+    int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", name, "--set",
+                    "time.duration=20", "--set", "time.dt=5e-4", "-q", NULL);
+    ck_assert_int_eq(st, 128 + SIGKILL);
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (access(path, F_OK) != 0)
+      continue; /* killed before the header was flushed: no file */
+    hid_t f = open_h5(name);
+    expect_string(f, "status", "running");
+    nonempty += check_whole_samples(f, 5e-4) > 0;
+    H5Fclose(f);
+  }
+  ck_assert_int_gt(nonempty, 15); /* the kills fell between flushes */
+}
+END_TEST
+
+static Suite *output_suite(void) {
+  Suite *s = suite_create("output");
+  TCase *tc = tcase_create("attributes");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, self_describing);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("signals");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, sigint_finishes_the_step);
+  tcase_add_test(tc, sigint_in_a_background_job);
+  tcase_add_test(tc, sigterm_finishes_the_step);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("faults");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, unwritable_outputs);
+  tcase_add_test(tc, two_runs_one_file);
+  tcase_add_test(tc, file_size_limit);
+  tcase_add_test(tc, size_estimate);
+  tcase_add_test(tc, sigkill_anywhere);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(output_suite)
