@@ -7,6 +7,7 @@
 
 #include "core/drive.h"
 #include "core/model.h"
+#include "io/inputs.h"
 #include "rod/scenario.h"
 
 /* Magnitude (N) of the hat-shaped impulse at time t (Till & Rucker 2017,
@@ -27,19 +28,43 @@ void rod_base_motion(const rod_scenario *sc, const rod_model *m, double t,
 
 /* Tip force F (N) and moment M (N m), world frame, dead loads, at a
  * solve: the drive's when set, else tip.force and tip.moment; the static
- * state adds
- * tip.preload and the weight of tip.mass (released at t = 0+). d may be
- * NULL. */
+ * state adds tip.preload and the weight of a tip.mass released at t = 0+
+ * (an attached tip body's weight and inertia are the backend's: they act
+ * at its centre). d may be NULL. */
 void rod_tip_loads(const rod_scenario *sc, const rod_drive *d,
                    bool static_state, double F[3], double M[3]);
 
 /* The clamp at time t: position p(0) (m, world), orientation h (quaternion
  * w x y z of R(0)), and its velocity q(0) (m/s) and angular velocity w(0)
  * (1/s), both in the clamp's own frame (R(0)^T times the world vectors):
- * the drive's pose when set, else base.position and the motor's motion of
- * rod_base_motion. d may be NULL. */
+ * the drive's pose when set, else base.motion_file's (in; may be NULL),
+ * else base.position and the motor's motion of rod_base_motion. d may be
+ * NULL. */
 void rod_base_state(const rod_scenario *sc, const rod_model *m,
-                    const rod_drive *d, double t, double p[3], double h[4],
-                    double q_local[3], double w_local[3]);
+                    const rod_drive *d, const rod_inputs *in, double t,
+                    double p[3], double h[4], double q_local[3],
+                    double w_local[3]);
+
+/* The clamp's motion of base.motion_file at time t (s), world frame:
+ * displacement x (m) from base.position, velocity v (m/s) and acceleration
+ * a (m/s^2) of the cubic splines, and the rotation vector r (rad) with its
+ * rate r_t (rad/s) and second derivative r_tt (rad/s^2); held (rates zero)
+ * before the first and after the last time. Any output may be NULL. */
+void rod_base_table(const rod_inputs *in, double t, double x[3], double v[3],
+                    double a[3], double r[3], double r_t[3], double r_tt[3]);
+
+/* The world angular velocity w (1/s) of the rotation exp([r]x) whose
+ * rotation vector r changes at the rate r_t: w = T(r) r_t, T = I + (1 -
+ * cos a) / a^2 [r]x + (a - sin a) / a^3 [r]x^2, a = |r|. */
+void rod_rotation_rate(const double r[3], const double r_t[3], double w[3]);
+
+/* Force F (N) and moment M (N m), world frame, of [load.NAME] number i at
+ * time t: the drive's when set, else its table (force_file, moment_file:
+ * linear between samples, times from start, zero outside) or its constant
+ * force and moment times the ramp (zero before start, linear to full over
+ * ramp). in may be NULL when the load has no table. */
+void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
+                     const rod_drive *d, int i, double t, double F[3],
+                     double M[3]);
 
 #endif

@@ -65,6 +65,32 @@ void rod_model_precurvature(const rod_model *m, double s, double u[3],
   }
 }
 
+void rod_model_precurvature_integral(const rod_model *m, double a, double b,
+                                     double out[3]) {
+  if (m->precurvature_rows <= 1) {
+    double u[3], us[3];
+    rod_model_precurvature(m, a, u, us);
+    v3_scale(out, b - a, u);
+    return;
+  }
+  /* trapezoids between a, the table's knots inside (a, b), and b */
+  v3_set(out, 0, 0, 0);
+  const double *t = m->precurvature_table;
+  double x0 = a, u0[3], us[3];
+  rod_model_precurvature(m, a, u0, us);
+  for (int i = 0; i <= m->precurvature_rows; i++) {
+    const double x1 = i < m->precurvature_rows ? t[4 * i] : b;
+    if (x1 <= x0 || (i < m->precurvature_rows && x1 >= b))
+      continue;
+    double u1[3];
+    rod_model_precurvature(m, x1, u1, us);
+    for (int c = 0; c < 3; c++)
+      out[c] += 0.5 * (x1 - x0) * (u0[c] + u1[c]);
+    x0 = x1;
+    v3_copy(u0, u1);
+  }
+}
+
 bool rod_model_straight(const rod_model *m) {
   const double *u = m->precurvature;
   if (m->precurvature_rows <= 0)

@@ -53,6 +53,11 @@ void rod_model_set_precurvature_table(rod_model *m, const double *rows,
 void rod_model_precurvature(const rod_model *m, double s, double u[3],
                             double us[3]);
 
+/* The integral of u* over [a, b] (m; rad), exact for the linear
+ * interpolant. */
+void rod_model_precurvature_integral(const rod_model *m, double a, double b,
+                                     double out[3]);
+
 /* True when u* is zero along the whole rod. */
 bool rod_model_straight(const rod_model *m);
 

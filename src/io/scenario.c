@@ -795,16 +795,12 @@ static int check_load(const rod_scenario *sc, const rod_load_def *l,
 /* Keys read and checked whose physics this build does not have yet. */
 static int check_unsupported(const rod_scenario *sc, const char *file,
                              rod_error *err) {
-  const bool rfem = sc->solver.backend == ROD_BACKEND_RFEM;
   const struct {
     bool set;
     const char *key;
   } keys[] = {
       {!sc->tip.release, "tip.release"},
-      {sc->rod.precurvature_file[0] != 0, "rod.precurvature_file"},
       {sc->base.motion_file[0] != 0, "base.motion_file"},
-      {rfem && nonzero3(sc->rod.precurvature), "rod.precurvature"},
-      {rfem && sc->rod.drag_model != ROD_DRAG_PAPER, "rod.drag_model"},
   };
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (keys[i].set)

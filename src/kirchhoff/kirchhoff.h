@@ -14,6 +14,7 @@
 #include "integrators/history.h"
 #include "integrators/linpred.h"
 #include "integrators/spatial.h"
+#include "io/inputs.h"
 #include "rod/scenario.h"
 #include "rod_rhs.h"
 #include "sim/backend.h"
@@ -67,6 +68,7 @@ typedef struct rod_kirchhoff {
                          general variant (a plain rod's skips those terms) */
   bool history_planar; /* every hp in the x-z plane */
   rod_drive drive;     /* loads and clamp motion set between steps */
+  rod_inputs *inputs;  /* the scenario's data files */
   double base_p[3];    /* m, world: the clamp's position p(0) */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */

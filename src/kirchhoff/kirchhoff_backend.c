@@ -13,6 +13,7 @@ static void destroy(void *self) {
   if (!k)
     return;
   rod_shooting_free(k->shoot);
+  rod_inputs_free(k->inputs);
   rod_mshoot_free(k->mshoot);
   free(k->yref);
   for (int i = 0; i < KR_PAST - 1; i++)
@@ -145,13 +146,21 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   k->sc = *sc;
   rod_model_init(&k->model, sc);
+  int st = rod_inputs_load(sc, &k->inputs, err);
+  if (st != ROD_OK) {
+    free(k);
+    return st;
+  }
+  if (k->inputs->precurvature)
+    rod_model_set_precurvature_table(&k->model, k->inputs->precurvature->data,
+                                     k->inputs->precurvature->rows);
   k->integ = sc->space.integrator == ROD_SPACE_EULER ? &rod_spatial_euler
                                                      : &rod_spatial_rk4;
   k->stages = k->integ->stages;
   double EI = k->model.K[0], L = k->model.length;
   k->force_scale = EI / (L * L);
   k->moment_scale = EI / L;
-  int st = build_grid(k);
+  st = build_grid(k);
   if (st != ROD_OK) {
     destroy(k);
     return rod_error_set(err, st, sc->source, "", "out of memory");

@@ -130,8 +130,8 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
       v3_axpy(k->tip_force, F, k->impulse_dir);
     /* at s = 0 the clamp takes the force: no effect on the rod */
   }
-  rod_base_state(sc, &k->model, &k->drive, t, k->base_p, k->base_h, k->base_q,
-                 k->base_w);
+  rod_base_state(sc, &k->model, &k->drive, k->inputs, t, k->base_p, k->base_h,
+                 k->base_q, k->base_w);
   if (static_state) { /* at rest */
     v3_set(k->base_q, 0, 0, 0);
     v3_set(k->base_w, 0, 0, 0);

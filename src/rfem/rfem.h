@@ -22,6 +22,7 @@
 #include "core/model.h"
 #include "integrators/genalpha.h"
 #include "integrators/ivp.h"
+#include "io/inputs.h"
 #include "rfem/chain.h"
 #include "rod/scenario.h"
 #include "sim/backend.h"
@@ -36,7 +37,8 @@ typedef struct {
 
 typedef struct rod_rfem {
   rod_scenario sc;
-  rod_drive drive; /* loads set between steps */
+  rod_drive drive;    /* loads set between steps */
+  rod_inputs *inputs; /* the scenario's data files */
   rod_model model;
   double EI; /* N m^2 */
   double L;  /* m */
@@ -47,6 +49,8 @@ typedef struct rod_rfem {
   rfem_role *role; /* per link */
   double *k;       /* per link: N m/rad, spring (motor: kp) */
   double *c;       /* per link: N m s/rad, parallel damper (motor: kd) */
+  double *q0;      /* per link: rad, rest angle of the spring (precurvature)
+                    */
   bool maxwell; /* spring links are Maxwell elements (Iwamura et al., eq. 6) */
   double relax; /* s, Maxwell relaxation time c/k */
   bool prescribed; /* link 0 follows the motor reference */
@@ -132,6 +136,11 @@ void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext);
  * a_i) for j < i (rod_chain_load_stiffness's convention, loads add to K). */
 void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
                            int ld);
+/* Integrals over [0, l] of |u| u and x |u| u for the plane vector u = a +
+ * b x (normal drag): exact when u keeps one direction, else 5-point
+ * Gauss-Legendre on each side of the smallest |u|. */
+void rfem_normal_drag_integrals(const double a[2], const double b[2], double l,
+                                double i0[2], double i1[2]);
 /* Integrals over [0, l] of u|u| and x u|u| for u = a + b x, exactly. */
 void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1);
 /* Maxwell element (Iwamura et al., eq. 6) over a step h with the joint rate

@@ -15,12 +15,14 @@ static void destroy(void *self) {
   if (!r)
     return;
   rod_chain_free(r->chain);
+  rod_inputs_free(r->inputs);
   rod_genalpha_free(r->ga);
   rod_rk45_free(r->rk45);
   rod_lm_free(r->lm);
   free(r->role);
   free(r->k);
   free(r->c);
+  free(r->q0);
   free(r->el);
   free(r->q);
   free(r->v);
@@ -74,9 +76,17 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   r->sc = *sc;
   rod_model_init(&r->model, sc);
+  int st = rod_inputs_load(sc, &r->inputs, err);
+  if (st != ROD_OK) {
+    free(r);
+    return st;
+  }
+  if (r->inputs->precurvature)
+    rod_model_set_precurvature_table(&r->model, r->inputs->precurvature->data,
+                                     r->inputs->precurvature->rows);
   r->EI = rod_model_bending_stiffness(sc);
   r->L = sc->rod.length;
-  int st = rfem_build(r);
+  st = rfem_build(r);
   if (st == ROD_OK) {
     const size_t nf = (size_t)r->nfree;
     r->ny = 2 * r->nfree + (r->maxwell ? r->nlinks - 1 : 0);
@@ -90,6 +100,12 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     if (!r->ga || !r->ga_save || !r->rk45 || !r->y || !r->atol ||
         !r->ode_work || !r->lm)
       st = ROD_ENOMEM;
+  }
+  if (st == ROD_EINVAL) {
+    destroy(r);
+    return rod_error_set(err, st, sc->source, "rfem.planar",
+                         "the precurvature turns the rod out of the chain's "
+                         "bending plane (set rfem.planar = false)");
   }
   if (st != ROD_OK) {
     destroy(r);

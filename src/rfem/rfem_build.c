@@ -2,6 +2,7 @@
  * objects", 2022; rfem.* keys): element geometry of the two layouts, solid
  * cylinder mass and inertia, joint stiffness E I / l and G J / l, damping
  * with the retardation time B / EI, the motor link, and the output points. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,15 @@ static void plane_normal(const rod_rfem *r, double a[3]) {
   double d[3], cand[4][3];
   v3_copy(d, sc->base.direction);
   v3_normalize(d);
+  if (!rod_model_straight(&r->model)) { /* the plane the rod curves in */
+    double u[3], us[3];
+    rod_model_precurvature(&r->model, 0.0, u, us);
+    for (int i = 0; v3_norm(u) == 0 && i < r->model.precurvature_rows; i++)
+      v3_copy(u, r->model.precurvature_table + 4 * i + 1);
+    m3_mul_v(a, r->model.base_R, u);
+    v3_normalize(a);
+    return;
+  }
   int nc = 0;
   v3_copy(cand[nc++], sc->environment.gravity);
   v3_add(cand[nc], sc->tip.force, sc->tip.preload);
@@ -62,6 +72,7 @@ static int allocate(rod_rfem *r) {
   r->role = calloc(N, sizeof *r->role);
   r->k = calloc(N, sizeof(double));
   r->c = calloc(N, sizeof(double));
+  r->q0 = calloc(N, sizeof(double));
   r->el = calloc(E, sizeof *r->el);
   r->q = calloc(N, sizeof(double));
   r->v = calloc(N, sizeof(double));
@@ -85,10 +96,10 @@ static int allocate(rod_rfem *r) {
   r->out_vel = calloc(3 * P, sizeof(double));
   r->out_force = calloc(3 * P, sizeof(double));
   r->out_moment = calloc(3 * P, sizeof(double));
-  if (!r->chain || !r->role || !r->k || !r->c || !r->el || !r->q || !r->v ||
-      !r->qdd || !r->Q || !r->Q_new || !r->v_start || !r->fext || !r->tau ||
-      !r->tau2 || !r->extra || !r->full || !r->xs || !r->rs || !r->kbuf ||
-      !r->s_out || !r->out_pos || !r->out_quat || !r->out_vel)
+  if (!r->chain || !r->role || !r->k || !r->c || !r->q0 || !r->el || !r->q ||
+      !r->v || !r->qdd || !r->Q || !r->Q_new || !r->v_start || !r->fext ||
+      !r->tau || !r->tau2 || !r->extra || !r->full || !r->xs || !r->rs ||
+      !r->kbuf || !r->s_out || !r->out_pos || !r->out_quat || !r->out_vel)
     return ROD_ENOMEM;
   return ROD_OK;
 }
@@ -119,6 +130,56 @@ static void motor_link(rod_rfem *r, double first_length) {
   }
   r->role[0] = RFEM_MOTOR;
   rod_chain_set_link(r->chain, 0, &l);
+}
+
+/* Intrinsic x-y-z angles (a, b, c) of the rotation E (row-major): E =
+ * Rx(a) Ry(b) Rz(c), the order of a 3D element's joints (d1, d2, d3). */
+static void xyz_angles(const double E[9], double ang[3]) {
+  ang[1] = asin(fmax(-1.0, fmin(1.0, E[2])));
+  ang[0] = atan2(-E[5], E[8]);
+  ang[2] = atan2(-E[1], E[0]);
+}
+
+/* Rest angles of the springs from the precurvature: the element of body e
+ * turns from the previous body by theta = int u* ds between the bodies'
+ * centres (a body fixed to the clamp counts from s = 0), the exact turn
+ * of a rod of constant u* between them. ROD_EINVAL when a planar chain
+ * would need a turn out of its plane. */
+static int rest_angles(rod_rfem *r) {
+  const int per = r->sc.rfem.planar ? 1 : 3;
+  double axis[3];
+  m3_mul_tv(axis, r->model.base_R, r->plane_axis);
+  if (per == 1 && fabs(axis[2]) > 1e-12)
+    return ROD_EINVAL; /* a twist (u*_3) turns out of any plane */
+  for (int e = 0; e < r->nelements; e++) {
+    const rfem_element *el = &r->el[e];
+    if (el->link == 0)
+      continue; /* fixed to the clamp */
+    const double b = el->s0 + 0.5 * el->length;
+    const double a = e == 0 || r->el[e - 1].link == 0
+                         ? 0.0
+                         : r->el[e - 1].s0 + 0.5 * r->el[e - 1].length;
+    double theta[3];
+    rod_model_precurvature_integral(&r->model, a, b, theta);
+    const int first = el->link - per + 1;
+    if (per == 1) {
+      const double along = v3_dot(theta, axis);
+      double off[3];
+      v3_copy(off, theta);
+      v3_axpy(off, -along, axis);
+      if (v3_norm(off) > 1e-12 * (1.0 + fabs(along)))
+        return ROD_EINVAL;
+      r->q0[first] = along;
+      continue;
+    }
+    double h[4], E[9], n = v3_norm(theta), unit[3] = {1, 0, 0};
+    if (n > 0)
+      v3_scale(unit, 1.0 / n, theta);
+    quat_axis_angle(h, unit, n);
+    quat_to_R(E, h);
+    xyz_angles(E, r->q0 + first);
+  }
+  return ROD_OK;
 }
 
 int rfem_build(rod_rfem *r) {
@@ -180,6 +241,8 @@ int rfem_build(rod_rfem *r) {
     r->s_out[p] = r->el[p].s0;
   r->s_out[r->nelements] = L;
   r->tip_element = r->nelements - 1;
+  if (!rod_model_straight(&r->model) && rest_angles(r) != ROD_OK)
+    return ROD_EINVAL;
   r->impulse_element = -1;
   if (sc->impulse.enabled) {
     v3_copy(r->impulse_dir, sc->impulse.direction);

@@ -71,7 +71,7 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
     }
     /* Voigt: k q + c dq (eq. 5); Maxwell: its state Q plus the parallel
      * dashpot of rod.bending_damping */
-    double spring = r->maxwell ? Q[i] : r->k[i] * q[i];
+    double spring = r->maxwell ? Q[i] : r->k[i] * (q[i] - r->q0[i]);
     tau[i] = -spring - r->c[i] * v[i];
   }
 }
@@ -98,22 +98,73 @@ void rfem_drag_integrals(double a, double b, double l, double *i0, double *i1) {
   }
 }
 
-/* Square-law drag f = -C (u .* |u|) per unit length, u the velocity in the
- * material (body) frame: u = v_O + w x (0, 0, x) along the element. */
+/* 5-point Gauss-Legendre on [-1, 1] */
+static const double gl_x[5] = {-0.9061798459386640, -0.5384693101056831, 0.0,
+                               0.5384693101056831, 0.9061798459386640};
+static const double gl_w[5] = {0.2369268850561891, 0.4786286704993665,
+                               0.5688888888888889, 0.4786286704993665,
+                               0.2369268850561891};
+
+/* int x^j |u| u dx (j = 0, 1) over [x0, x1] for the plane vector u = a + b
+ * x, on a piece where |u| is smooth (Gauss-Legendre, 5 points). */
+static void normal_piece(const double a[2], const double b[2], double x0,
+                         double x1, double i0[2], double i1[2]) {
+  const double m = 0.5 * (x0 + x1), h = 0.5 * (x1 - x0);
+  for (int g = 0; g < 5; g++) {
+    const double x = m + h * gl_x[g], w = h * gl_w[g];
+    const double u0 = a[0] + b[0] * x, u1 = a[1] + b[1] * x;
+    const double n = sqrt(u0 * u0 + u1 * u1);
+    i0[0] += w * n * u0;
+    i0[1] += w * n * u1;
+    i1[0] += w * x * n * u0;
+    i1[1] += w * x * n * u1;
+  }
+}
+
+void rfem_normal_drag_integrals(const double a[2], const double b[2], double l,
+                                double i0[2], double i1[2]) {
+  i0[0] = i0[1] = i1[0] = i1[1] = 0.0;
+  if (a[1] == 0 && b[1] == 0) { /* along one axis: the exact rule */
+    rfem_drag_integrals(a[0], b[0], l, &i0[0], &i1[0]);
+    return;
+  }
+  if (a[0] == 0 && b[0] == 0) {
+    rfem_drag_integrals(a[1], b[1], l, &i0[1], &i1[1]);
+    return;
+  }
+  /* |u| is smallest (a kink when it is 0) at x* = -a.b / b.b: split */
+  const double bb = b[0] * b[0] + b[1] * b[1];
+  const double xs = bb > 0 ? -(a[0] * b[0] + a[1] * b[1]) / bb : -1.0;
+  if (xs > 0 && xs < l) {
+    normal_piece(a, b, 0.0, xs, i0, i1);
+    normal_piece(a, b, xs, l, i0, i1);
+  } else {
+    normal_piece(a, b, 0.0, l, i0, i1);
+  }
+}
+
+/* Square-law drag per unit length, u the velocity in the material (body)
+ * frame: u = v_O + w x (0, 0, x) along the element; paper: f = -C (u .*
+ * |u|); normal: f = -C_n |u_perp| u_perp - C_t |u_3| u_3. */
 static void element_drag(const rod_rfem *r, const rfem_element *e,
                          double *fext) {
-  const double C = r->sc.rod.drag;
+  const double *C = r->model.drag;
   const double *s = rod_chain_velocity(r->chain, e->link);
   const double a[3] = {s[3], s[4], s[5]}, b[3] = {s[1], -s[0], 0.0};
   double I0[3], I1[3];
-  for (int k = 0; k < 3; k++)
-    rfem_drag_integrals(a[k], b[k], e->length, &I0[k], &I1[k]);
+  if (r->model.drag_model == ROD_DRAG_NORMAL) {
+    rfem_normal_drag_integrals(a, b, e->length, I0, I1);
+    rfem_drag_integrals(a[2], b[2], e->length, &I0[2], &I1[2]);
+  } else {
+    for (int k = 0; k < 3; k++)
+      rfem_drag_integrals(a[k], b[k], e->length, &I0[k], &I1[k]);
+  }
   double *f = fext + 6 * e->link;
   /* moment about the origin: int (0, 0, x) x f dx = (-int x f2, int x f1) */
-  f[0] += C * I1[1];
-  f[1] -= C * I1[0];
+  f[0] += C[1] * I1[1];
+  f[1] -= C[0] * I1[0];
   for (int k = 0; k < 3; k++)
-    f[3 + k] -= C * I0[k];
+    f[3 + k] -= C[k] * I0[k];
 }
 
 int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
@@ -168,7 +219,7 @@ void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
 void rfem_external_forces(rod_rfem *r, double t, bool static_state,
                           double *fext) {
   memset(fext, 0, 6 * (size_t)r->nlinks * sizeof(double));
-  if (!static_state && r->sc.rod.drag > 0)
+  if (!static_state && (r->sc.rod.drag > 0 || r->sc.rod.drag_tangential > 0))
     for (int e = 0; e < r->nelements; e++)
       element_drag(r, &r->el[e], fext);
   rod_chain_load loads[2];
@@ -218,8 +269,9 @@ double rfem_elastic_energy(const rod_rfem *r) {
   for (int i = 0; i < r->nlinks; i++) {
     if (r->role[i] == RFEM_MOTOR)
       continue;
-    U += r->maxwell ? 0.5 * r->Q[i] * r->Q[i] / r->k[i]
-                    : 0.5 * r->k[i] * r->q[i] * r->q[i];
+    U += r->maxwell
+             ? 0.5 * r->Q[i] * r->Q[i] / r->k[i]
+             : 0.5 * r->k[i] * (r->q[i] - r->q0[i]) * (r->q[i] - r->q0[i]);
   }
   return U;
 }

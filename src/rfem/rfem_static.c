@@ -33,7 +33,7 @@ static int static_residual(const double *x, double *res, double *J,
   rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
   /* joint torques at rest; Maxwell springs hold Q = k q */
   for (int i = 0; i < n; i++)
-    r->Q[i] = r->role[i] == RFEM_MOTOR ? 0.0 : r->k[i] * r->q[i];
+    r->Q[i] = r->role[i] == RFEM_MOTOR ? 0.0 : r->k[i] * (r->q[i] - r->q0[i]);
   rfem_joint_torques(r, 0.0, r->q, r->v, r->Q, r->tau);
   r->evaluations++;
   for (int a = 0; a < nf; a++)
@@ -67,8 +67,8 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
   o.max_iterations = r->sc.solver.max_iterations;
   o.lambda0 = 0.0; /* Newton steps first, damping only when they fail */
   rod_lm_stats ls;
-  double *x = r->xs; /* the free angles, starting straight */
-  memset(x, 0, (size_t)n * sizeof(double));
+  double *x = r->xs; /* the free angles, from the unloaded shape */
+  memcpy(x, r->q0 + r->first_free, (size_t)r->nfree * sizeof(double));
   long ev0 = r->evaluations;
   int status = rod_lm_solve(r->lm, static_residual, x, &o, &ls, r);
   st->iterations = ls.iterations;

@@ -127,8 +127,8 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
     return st;
   }
   double q[3], w[3];
-  rod_base_state(&sim->sc, &sim->model, NULL, 0.0, sim->base_p, sim->base_h, q,
-                 w);
+  rod_base_state(&sim->sc, &sim->model, NULL, NULL, 0.0, sim->base_p,
+                 sim->base_h, q, w);
   *out = sim;
   return ROD_OK;
 }
@@ -248,7 +248,7 @@ int rod_sim_close_output(rod_sim *sim, const char *status) {
  * differences of the next rod_sim_set_base. */
 static void note_base(rod_sim *sim) {
   double q[3], w[3];
-  rod_base_state(&sim->sc, &sim->model, &sim->drive, sim->t, sim->base_p,
+  rod_base_state(&sim->sc, &sim->model, &sim->drive, NULL, sim->t, sim->base_p,
                  sim->base_h, q, w);
 }
 
