@@ -39,7 +39,7 @@ def read_run(path):
             ("ee", "/energy/elastic"), ("eg", "/energy/gravity"),
             ("iterations", "/solver/iterations"),
             ("integrations", "/solver/integrations"),
-            ("method", "/solver/method"), ("wall", "/solver/wall_time"))}
+            ("method", "/solver/method"))}
         r["backend"] = str(f.attrs.get("backend", "?"))
         r["status"] = str(f.attrs.get("status", "?"))
         text = f.attrs.get("scenario", "")
@@ -168,8 +168,7 @@ def caption(r, T, path, width):
     effort = ""
     if steps:
         effort = (f"; {steps} steps, {r['iterations'][1:].sum() / steps:.2f} "
-                  f"iterations per step, {r['wall'].sum():.3g} s of solver "
-                  "time")
+                  "iterations per step")
     freq = f"; tip period {T * 1e3:.4g} ms ({1 / T:.4g} Hz)" if T else ""
     second = ", ".join(p.replace(" ", nb) for p in
                        f"{numerics}{effort}{freq}".split(", "))
