@@ -8,7 +8,9 @@ with the highest real-time ratio (simulated time / wall time of the whole
 run; the others were slowed by whatever else the machine did), and prints a
 Markdown table with the machine, its load and the date. The solver's effort
 (iterations and integrations per step) does not depend on the machine's
-load; the ratio does, so read it with the load printed beside it.
+load; the ratio does, so read it with the load printed beside it. On a
+busy machine, run it at real-time priority (as root: `chrt -f 1
+/usr/bin/python3 validation/speed.py`) so that each run keeps a core.
 """
 import argparse
 import csv
