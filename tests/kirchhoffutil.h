@@ -1,4 +1,5 @@
-/* Test helpers that look inside the Kirchhoff backend (src/kirchhoff.h). */
+/* Test helpers that look inside the Kirchhoff backend
+ * (src/kirchhoff/kirchhoff.h). */
 #ifndef ROD_TEST_KIRCHHOFFUTIL_H
 #define ROD_TEST_KIRCHHOFFUTIL_H
 

@@ -368,14 +368,14 @@ static int draw_frames(const rod_scenario *sc, const char *dir) {
   return frames;
 }
 
-/* The seed-002 pipeline: frames of a known rod, tracked, calibrated. The
- * tracked tip lies half the line width beyond the rod's end in x (the
- * round cap), which the test removes as one would for a real camera; what
- * remains is pixel quantization (1.5 mm / sqrt(12) = 0.43 mm rms) and up
- * to a pixel (1.5 mm) too high in z from the topmost rule. Against the
- * static deflection of 0.117 m that EI answers to, a pixel is 1.3 %: EI
- * and density must come back within 1 %, and the drag, whose standard
- * error here is 2 %, within 5 %. */
+/* The experiment of Till and Rucker (2017) end to end: frames of a known rod,
+ * tracked, calibrated. The tracked tip lies half the line width beyond the
+ * rod's end in x (the round cap), which the test removes as one would for a
+ * real camera; what remains is pixel quantization (1.5 mm / sqrt(12) = 0.43 mm
+ * rms) and up to a pixel (1.5 mm) too high in z from the topmost rule. Against
+ * the static deflection of 0.117 m that EI answers to, a pixel is 1.3 %: EI and
+ * density must come back within 1 %, and the drag, whose standard error here is
+ * 2 %, within 5 %. */
 START_TEST(tracked_frames_return_the_parameters) {
   const rod_scenario truth = test_rod(0.4);
   double tv[3];

@@ -1,4 +1,4 @@
-/* The energy-balance watch (src/energy_watch.h): synthetic energy records
+/* The energy-balance watch (src/sim/energy_watch.h): synthetic energy records
  * with and without growth, the cases that exempt a run, and whole runs:
  * the impulse on a coarse Euler grid with alpha = -0.48 (whose motion
  * blows up) is flagged; the shipped scenarios and a coarse Euler grid's
