@@ -1,7 +1,8 @@
 /* In-memory record of a run: times, tip positions, energies and solver
  * effort per sample, and optionally the whole rod. A rod_sim_sink for the
  * commands and tests that analyse a run instead of writing HDF5 (compare,
- * calibrate). Storage is sized once for the run's samples. */
+ * calibrate). Storage is sized once for the run's samples (and doubled
+ * when a run with step-size control delivers more). */
 #ifndef ROD_RECORDER_H
 #define ROD_RECORDER_H
 

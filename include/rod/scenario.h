@@ -32,6 +32,15 @@ typedef enum {
 /* First time step after t = 0: backward Euler (second order overall) or the
  * paper's start y(i-1) = y(i-2) = y0, y_t = 0 (first order after a release). */
 typedef enum { ROD_STARTUP_EULER = 0, ROD_STARTUP_PAPER } rod_startup_kind;
+
+/* Time discretisation (time.scheme): BDF-alpha (Till & Rucker 2017) or a
+ * stiffly accurate diagonally implicit Runge-Kutta pair (docs/numerics.md). */
+typedef enum {
+  ROD_SCHEME_BDF_ALPHA = 0,
+  ROD_SCHEME_ESDIRK3, /* Kennedy & Carpenter 2003, ARK3(2)4L[2]SA */
+  ROD_SCHEME_ESDIRK4, /* Kennedy & Carpenter 2003, ARK4(3)6L[2]SA */
+  ROD_SCHEME_SDIRK4   /* Hairer & Wanner 1996, SDIRK4 (5 stages) */
+} rod_scheme_kind;
 /* Which shooting method a step tries first (Till & Rucker 2017, Fig. 2 is
  * `paper`). */
 typedef enum {
@@ -172,6 +181,9 @@ typedef struct {
     double duration; /* s, simulated after t = 0 */
     double alpha;    /* BDF-alpha parameter in [-0.5, 0] */
     rod_startup_kind startup;
+    rod_scheme_kind scheme;
+    bool has_tolerance; /* step-size control on */
+    double tolerance;   /* m: local error per step, on positions */
   } time;
   struct {
     int nodes;
@@ -216,6 +228,8 @@ typedef struct {
     int compression;      /* deflate level 0..9, 0: off */
     int significant_bits; /* of the rod's results; 0: from the tolerance */
     double max_size;      /* B, before compression; 0: no limit */
+    bool has_interval;    /* samples at multiples of interval, not every */
+    double interval;      /* s */
   } output;
   /* Where the scenario came from, for messages ("" for defaults only). */
   char source[ROD_PATH_MAX];

@@ -63,10 +63,15 @@ typedef struct {
   int method;          /* ROD_METHOD_* */
   int fallback;        /* 1 when the step needed a method after the strategy's
                           first choice (Till & Rucker 2017, Fig. 2) */
+  double error;        /* m: the step's local error estimate (schemes with
+                          an embedded pair, time.tolerance); 0 without */
+  int rejected;        /* 1: error above the tolerance set by
+                          set_tolerance; the state stayed */
 } rod_step_stats;
 
 /* Sink for the time samples (time samples, docs/hdf5.md): t = 0, every
- * output.every steps, and the last step taken. stats are summed
+ * output.every steps or the multiples of output.interval (interpolated
+ * between steps), and the last step taken. stats are summed
  * (iterations, integrations, wall time) or maximal (residual, method) over
  * the steps since the previous sample. A non-zero return stops the run
  * with that status. */
@@ -103,6 +108,11 @@ typedef struct {
   long iterations;     /* summed over dynamic steps */
   double integrations; /* summed over dynamic steps */
   int fallbacks;       /* steps that needed a fallback method */
+  int rejected;        /* step attempts the controller rejected
+                          (time.tolerance) or retried smaller after a
+                          failed solve */
+  int over_tolerance;  /* steps accepted above time.tolerance because no
+                          smaller step could be solved */
   double max_residual;
   rod_step_stats last; /* the last step (or the static solve) */
   /* The energy balance (a watch, docs/numerics.md): with nothing working
@@ -178,7 +188,9 @@ int rod_sim_close_output(rod_sim *sim, const char *status);
  */
 int rod_sim_static(rod_sim *sim);
 
-/* One time step of time.dt (solving the static state first if it was not).
+/* One time step of time.dt, or with time.tolerance one step of the size
+ * the error estimate chooses (at most time.dt; rejected attempts are
+ * retried inside), solving the static state first if it was not.
  * ROD_ENOCONV when it fails after every fallback: the state stays at the
  * last converged step and later steps are refused. */
 int rod_sim_step(rod_sim *sim);
@@ -248,8 +260,14 @@ void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
                 bool static_only, rod_sim_result *res, rod_error *err);
 
-/* Number of steps of a run: duration / dt rounded up. */
+/* Number of steps of a run: round(duration / dt) (fixed steps). */
 int rod_sim_step_count(const rod_scenario *sc);
+
+/* Samples a run delivers: t = 0, then every output.every-th step or the
+ * multiples of output.interval, and the end. With time.tolerance and no
+ * output.interval the steps are not known before the run: the count at
+ * steps of time.dt, a lower bound. */
+int rod_sim_sample_count(const rod_scenario *sc);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,7 @@ typedef struct {
 } fit_context;
 
 int calib_samples(const calib_problem *p) {
-  return rod_sim_step_count(&p->sc) / p->sc.output.every + 2;
+  return rod_sim_sample_count(&p->sc);
 }
 
 static double now(void) {
@@ -239,6 +239,11 @@ static int setup(fit_context *c, const rod_tip_data *data, const char *name,
   }
   c->prob.sc = *c->user_sc;
   c->prob.sc.output.every = 1; /* interpolate between every step */
+  if (c->prob.sc.time.has_tolerance && !c->prob.sc.output.has_interval) {
+    /* steps of unknown number: samples at time.dt, interpolated */
+    c->prob.sc.output.has_interval = true;
+    c->prob.sc.output.interval = c->prob.sc.time.dt;
+  }
   c->prob.data = data;
   c->prob.objective =
       o->objective == ROD_CALIB_FEATURES ? &calib_features : &calib_trajectory;

@@ -271,6 +271,18 @@ static int run_common(int argc, char **argv, bool static_only) {
          res.steps ? (double)res.iterations / res.steps : 0.0,
          res.steps ? (double)res.integrations / res.steps : 0.0, res.fallbacks,
          sc.output.file);
+  if (sc.time.has_tolerance) {
+    printf("  step-size control: %d steps rejected or retried, %d accepted "
+           "above time.tolerance\n",
+           res.rejected, res.over_tolerance);
+    if (res.over_tolerance > 0)
+      fprintf(stderr,
+              "rodsim: %s: time.tolerance: warning: %d of %d steps exceed "
+              "%g m: the error asked for steps smaller than the shooting "
+              "can solve, so they were taken at the smallest that solved "
+              "(a release or strike excites modes no step resolves)\n",
+              sc.source, res.over_tolerance, res.steps, sc.time.tolerance);
+  }
   return CLI_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/v3.h"
 #include "integrators/bdf.h"
+#include "integrators/dirk.h"
 
 /* I = pi (d^4 - d_i^4) / 64 (m^4) of the scenario's section (written so
  * that a solid section's value has the bits of pi d^4 / 64). */
@@ -107,6 +108,11 @@ double rod_model_step_wavenumber(const rod_model *m, double c0) {
 }
 
 double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc) {
+  const rod_dirk_table *t = rod_dirk_for(sc->time.scheme);
+  if (t) /* the first step may take sdirk4 (kirchhoff_dirk.c) */
+    return rod_model_step_wavenumber(
+        m, fmax(rod_dirk_c0(t, sc->time.dt),
+                rod_dirk_c0(&rod_dirk_sdirk4, sc->time.dt)));
   double c0 = rod_bdf_alpha(sc->time.alpha, sc->time.dt).c0;
   double c0_be = rod_bdf_backward_euler(sc->time.dt).c0;
   return rod_model_step_wavenumber(m, c0 > c0_be ? c0 : c0_be);

@@ -23,8 +23,7 @@ rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod) {
   rod_recorder *r = calloc(1, sizeof *r);
   if (!r)
     return NULL;
-  int steps = rod_sim_step_count(sc);
-  r->capacity = steps / sc->output.every + 2;
+  r->capacity = rod_sim_sample_count(sc);
   r->keep_rod = keep_rod;
   size_t c = (size_t)r->capacity;
   r->t = malloc(c * sizeof(double));
@@ -43,12 +42,39 @@ rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod) {
   return r;
 }
 
+static bool grow_array(void **p, size_t size) {
+  void *q = realloc(*p, size);
+  if (q)
+    *p = q;
+  return q != NULL;
+}
+
+/* Twice the room: a run with step-size control and no output.interval
+ * delivers more samples than rod_sim_sample_count can know. */
+static int grow(rod_recorder *r, int points) {
+  size_t c = 2 * (size_t)r->capacity;
+  bool ok = grow_array((void **)&r->t, c * sizeof(double)) &&
+            grow_array((void **)&r->tip, 3 * c * sizeof(double)) &&
+            grow_array((void **)&r->kinetic, c * sizeof(double)) &&
+            grow_array((void **)&r->elastic, c * sizeof(double)) &&
+            grow_array((void **)&r->gravity, c * sizeof(double)) &&
+            grow_array((void **)&r->iterations, c * sizeof(int)) &&
+            grow_array((void **)&r->integrations, c * sizeof(double)) &&
+            grow_array((void **)&r->method, c * sizeof(int)) &&
+            (!r->rod ||
+             grow_array((void **)&r->rod, c * points * 3 * sizeof(double)));
+  if (!ok)
+    return ROD_ENOMEM;
+  r->capacity = (int)c;
+  return ROD_OK;
+}
+
 static int record(void *user, double t, const rod_sample *s,
                   const rod_step_stats *st, double wall) {
   (void)wall;
   rod_recorder *r = user;
-  if (r->count >= r->capacity)
-    return ROD_EINVAL;
+  if (r->count >= r->capacity && grow(r, s->points) != ROD_OK)
+    return ROD_ENOMEM;
   if (r->count == 0) {
     r->points = s->points;
     if (r->keep_rod) { /* sized once, at the first sample */

@@ -396,6 +396,8 @@ void rod_scenario_default(rod_scenario *sc) {
   sc->motor.enabled = false;
   sc->plane.enabled = false;
   sc->rod.has_bending_stiffness = false;
+  sc->time.has_tolerance = false;
+  sc->output.has_interval = false;
   sc->source[0] = '\0';
 }
 
@@ -735,6 +737,44 @@ static int check_geometry(const rod_scenario *sc, const char *file,
   return ROD_OK;
 }
 
+/* The time scheme, step-size control and output times. */
+static int validate_time(const rod_scenario *sc, const char *file,
+                         rod_error *err) {
+  char v[64];
+  const bool dirk = sc->time.scheme != ROD_SCHEME_BDF_ALPHA;
+  const bool kirchhoff = sc->solver.backend == ROD_BACKEND_KIRCHHOFF;
+  if (dirk && !kirchhoff)
+    return rod_error_set(err, ROD_EINVAL, file, "time.scheme",
+                         "applies to the kirchhoff backend; rfem integrates "
+                         "with rfem.integrator (got solver.backend = rfem)");
+  if (dirk && sc->space.history != ROD_HISTORY_AUTO &&
+      sc->space.history != ROD_HISTORY_STAGE)
+    return rod_error_set(err, ROD_EINVAL, file, "space.history",
+                         "the Runge-Kutta schemes keep a record per stage: "
+                         "use auto or stage with time.scheme != bdf-alpha");
+  if (sc->time.has_tolerance && kirchhoff && !dirk)
+    return rod_error_set(err, ROD_EINVAL, file, "time.tolerance",
+                         "needs a scheme with an error estimate: time.scheme "
+                         "= esdirk3, esdirk4 or sdirk4 (got bdf-alpha)");
+  if (sc->time.has_tolerance && !kirchhoff &&
+      sc->rfem.integrator != ROD_RFEM_GENALPHA)
+    return rod_error_set(err, ROD_EINVAL, file, "time.tolerance",
+                         "applies to rfem.integrator = genalpha (rk45 has "
+                         "rfem.tolerance)");
+  if (sc->output.has_interval && (sc->plane.enabled || sc->obstacles.count > 0))
+    return rod_error_set(err, ROD_EINVAL, file, "output.interval",
+                         "contact forces between steps cannot be "
+                         "interpolated: use output.every with contact");
+  if (sc->output.has_interval && sc->output.every != 1) {
+    snprintf(v, sizeof v, "%d", sc->output.every);
+    return rod_error_set(err, ROD_EINVAL, file, "output.interval",
+                         "give output.every or output.interval, not both "
+                         "(output.every = %s)",
+                         v);
+  }
+  return ROD_OK;
+}
+
 /* The attached tip body's keys mean nothing for a released mass. */
 static int check_tip(const rod_scenario *sc, const char *file, rod_error *err) {
   char v[96];
@@ -846,7 +886,8 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   for (int i = 0; i < sc->loads.count; i++)
     if ((st = check_load(sc, &sc->loads.item[i], file, err)) != ROD_OK)
       return st;
-  if ((st = check_unsupported(sc, file, err)) != ROD_OK)
+  if ((st = check_unsupported(sc, file, err)) != ROD_OK ||
+      (st = validate_time(sc, file, err)) != ROD_OK)
     return st;
   /* sections read and checked, whose physics is not in this build yet */
   if (sc->loads.count > 0) {

@@ -13,6 +13,8 @@ static const char *const space_names[] = {"euler", "rk4", NULL};
 static const char *const history_names[] = {"auto", "hermite", "linear",
                                             "stage", NULL};
 static const char *const startup_names[] = {"euler", "paper", NULL};
+static const char *const scheme_names[] = {"bdf-alpha", "esdirk3", "esdirk4",
+                                           "sdirk4", NULL};
 static const char *const strategy_names[] = {"auto", "paper", "simple",
                                              "modified", NULL};
 static const char *const planar_names[] = {"auto", "off", NULL};
@@ -173,6 +175,18 @@ const key_def rod_keys[] = {
     E("time", "startup", time.startup, "euler", startup_names,
       "first step: euler (backward Euler, second order overall) or paper "
       "(y(-1) = y(-2) = y0, first order after a release)"),
+    E("time", "scheme", time.scheme, "bdf-alpha", scheme_names,
+      "time discretisation (kirchhoff backend): bdf-alpha (order 2, the "
+      "paper's), or a stiffly accurate, L-stable diagonally implicit "
+      "Runge-Kutta pair with an error estimate: esdirk3 (order 3, 3 solves "
+      "per step), esdirk4 (order 4, 5 solves), sdirk4 (order 4, 5 solves)"),
+    {"time", "tolerance", KEY_DOUBLE, OFF(time.tolerance), 0, NULL,
+     RANGE_POSITIVE, 0, 0, NULL, OFF(time.has_tolerance), "m",
+     "step-size control: local error allowed per step, as the displacement "
+     "of the rod along its length that the estimated errors of curvature "
+     "and strain make, and velocity errors / omega_1 (the first clamped "
+     "mode); time.dt is then the first and the largest step, "
+     "and the shooting's tolerance becomes 0.2 tolerance / L"},
     I("space", "nodes", space.nodes, "100", 2, 10000000,
       "grid points along s (kirchhoff backend)"),
     E("space", "integrator", space.integrator, "rk4", space_names,
@@ -228,6 +242,10 @@ const key_def rod_keys[] = {
     D("output", "max_size", output.max_size, "0", RANGE_NONNEG, 0, 0, "B",
       "refuse a run whose file would exceed this size before compression "
       "(bytes); 0: no limit"),
+    {"output", "interval", KEY_DOUBLE, OFF(output.interval), 0, NULL,
+     RANGE_POSITIVE, 0, 0, NULL, OFF(output.has_interval), "s",
+     "write at t = 0, interval, 2 interval, ... and the end, interpolated "
+     "to the method's order between steps (instead of output.every)"},
 };
 const size_t rod_nkeys = sizeof rod_keys / sizeof rod_keys[0];
 

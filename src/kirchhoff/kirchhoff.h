@@ -11,6 +11,7 @@
 #include "core/drive.h"
 #include "core/model.h"
 #include "integrators/bdf.h"
+#include "integrators/dirk.h"
 #include "integrators/history.h"
 #include "integrators/linpred.h"
 #include "integrators/spatial.h"
@@ -28,6 +29,9 @@ enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 
 /* Past solutions kept for the predictor. */
 enum { KR_PAST = 5 };
+
+/* Solved stages kept for the Runge-Kutta schemes' predictor. */
+enum { KR_STAGE_PAST = 4 };
 
 /* Evaluation points per interval: the stages of RK4 (Euler uses the
  * first). */
@@ -126,6 +130,21 @@ typedef struct rod_kirchhoff {
   bool have_jacobian_c0;
   double jacobian_c0;              /* c0 the stored Jacobian belongs to */
   rod_static_report static_report; /* how the static state was found */
+
+  /* Runge-Kutta schemes in time (time.scheme != bdf-alpha;
+   * kirchhoff_dirk.c): the table, the one for a start without a known
+   * rate, the stage storage at every evaluation point, and the solved
+   * stages the next stages are predicted from. */
+  const rod_dirk_table *scheme, *start_scheme;
+  rod_dirk_stages *dirk;
+  double *dirk_err;              /* points x KR_HW: the step's error estimate */
+  double step_tolerance;         /* m: steps with a larger error are rejected */
+  double velocity_error_scale;   /* s: m of position per m/s of velocity
+                                    error (time.tolerance) */
+  double stage_t[KR_STAGE_PAST]; /* s, newest first */
+  double stage_x[KR_STAGE_PAST][6]; /* their unknowns */
+  double *stage_y[KR_STAGE_PAST];   /* nodes x ROD_NY: their states */
+  int n_stage;                      /* how many are valid */
 } rod_kirchhoff;
 
 /* kirchhoff_sweep.c: the shooting problem */
@@ -141,6 +160,8 @@ void kr_set_tangent_stride(rod_kirchhoff *k);
 void kr_set_precurvature(rod_kirchhoff *k);
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
+/* A Runge-Kutta stage: y_t = c0 y + H with H already in hp. */
+void kr_set_stage(rod_kirchhoff *k, double c0);
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
 bool kr_planar_symmetric(const rod_kirchhoff *k);
 
@@ -165,6 +186,26 @@ void kr_add_stats(rod_step_stats *st, const rod_shooting_stats *s);
 /* kirchhoff_static.c: the static state as the end of a loading path, and
  * its stability */
 int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st);
+
+/* kirchhoff_backend.c: the strategy's chain of methods for the problem
+ * posed at time t (BDF coefficients c, or a Runge-Kutta stage with c->c0
+ * when stage is true; then hp holds its history terms): simple or modified
+ * shooting first (*modified), the other after a failure. Without the BDF2
+ * retry. */
+int kr_solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                   bool stage, bool *modified, double *x, rod_step_stats *st);
+/* After a step solved (modified: by modified shooting), the strategy's
+ * choice for the next ones. */
+void kr_update_strategy(rod_kirchhoff *k, bool modified,
+                        const rod_step_stats *st);
+
+/* kirchhoff_dirk.c: a step of a Runge-Kutta scheme */
+int kr_dirk_alloc(rod_kirchhoff *k);
+void kr_dirk_free(rod_kirchhoff *k);
+void kr_dirk_rest(rod_kirchhoff *k); /* after the static solve */
+int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st);
+void kr_dirk_predict(const rod_kirchhoff *k, double t, double *x);
+void kr_dirk_predict_states(rod_kirchhoff *k, double t, int stride);
 
 /* kirchhoff_predict.c: predictors of the step's unknowns and states */
 rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);

@@ -21,6 +21,7 @@ static void destroy(void *self) {
   rod_history_free(k->hist);
   rod_history_free(k->stage_hist);
   rod_linpred_free(k->lp);
+  kr_dirk_free(k);
   free(k->lp_z);
   free(k->stage_val);
   free(k->stage_ps);
@@ -133,12 +134,22 @@ static rod_history_kind choose_history(const rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   if (sc->space.history != ROD_HISTORY_AUTO)
     return sc->space.history;
+  if (k->scheme) /* L-stable: the stage records' spurious mode is damped */
+    return ROD_HISTORY_STAGE;
   if (sc->space.integrator == ROD_SPACE_EULER)
     return ROD_HISTORY_STAGE; /* Euler's only stage is the node */
   if (sc->time.alpha > -0.5 + 1e-9 && max_kh(k) <= 0.3)
     return ROD_HISTORY_STAGE;
   return ROD_HISTORY_HERMITE;
 }
+
+/* With time.tolerance, the shooting's tolerance on the scaled residual:
+ * a residual r moves the rod by about r L / 2 (a tip moment r EI / L
+ * bends it by r L / 2; a tip force r EI / L^2 by r L / 3), and the solve
+ * may take this share of the step's error (SUNDIALS' nonlinear solver
+ * takes 0.1 of the local error test); never below kr_newton_floor, where
+ * rounding in the sweeps decides. */
+static const double kr_newton_share = 0.1, kr_newton_floor = 1e-12;
 
 static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_kirchhoff *k = calloc(1, sizeof *k);
@@ -154,6 +165,10 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   if (k->inputs->precurvature)
     rod_model_set_precurvature_table(&k->model, k->inputs->precurvature->data,
                                      k->inputs->precurvature->rows);
+  if (sc->time.has_tolerance) /* the shooting follows the step's error */
+    k->sc.solver.tolerance =
+        fmax(kr_newton_share * 2.0 * sc->time.tolerance / sc->rod.length,
+             kr_newton_floor);
   k->integ = sc->space.integrator == ROD_SPACE_EULER ? &rod_spatial_euler
                                                      : &rod_spatial_rk4;
   k->stages = k->integ->stages;
@@ -165,6 +180,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     destroy(k);
     return rod_error_set(err, st, sc->source, "", "out of memory");
   }
+  k->scheme = rod_dirk_for(sc->time.scheme);
   k->history_kind = choose_history(k);
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
   /* a sweep carries at most ROD_NY tangents (modified shooting) */
@@ -202,11 +218,12 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   bool past_ok = true;
   for (int i = 0; i < KR_PAST - 1; i++)
     past_ok = (k->sol_prev[i] = calloc(N * KR_NODE, sizeof(double))) && past_ok;
-  if (!k->lp || !k->lp_z || !k->mshoot || !k->yref || !past_ok || !k->hp ||
-      !k->H_ends || !k->Hs_ends || !k->H_mid || !k->ybuf || !k->node_y ||
-      !k->sol_y || !k->rec_val || !k->rec_der || !k->out_pos || !k->out_quat ||
-      !k->out_vel || !k->out_n || !k->out_m || !k->hist || !k->stage_hist ||
-      !k->stage_val || !k->stage_ps || !k->shoot || !k->pt) {
+  if (kr_dirk_alloc(k) != ROD_OK || !k->lp || !k->lp_z || !k->mshoot ||
+      !k->yref || !past_ok || !k->hp || !k->H_ends || !k->Hs_ends ||
+      !k->H_mid || !k->ybuf || !k->node_y || !k->sol_y || !k->rec_val ||
+      !k->rec_der || !k->out_pos || !k->out_quat || !k->out_vel || !k->out_n ||
+      !k->out_m || !k->hist || !k->stage_hist || !k->stage_val ||
+      !k->stage_ps || !k->shoot || !k->pt) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -313,16 +330,25 @@ static int segment_spacing(const rod_kirchhoff *k, double c0) {
   return n < 1 ? 1 : n;
 }
 
+/* Modified shooting's reference states at time t, at every stride-th
+ * node. */
+static void predict_states(rod_kirchhoff *k, double t, int stride) {
+  if (k->scheme)
+    kr_dirk_predict_states(k, t, stride);
+  else
+    kr_predict_states(k, stride);
+}
+
 /* Modified shooting of the current step. First the regular segments from
  * the states predicted at their nodes, the drift test against the last
  * solution (the paper's reference). If that fails, the remaining tries
  * and iterations go to ever finer segments (halving the first segment, as
  * rod_mshoot_solve would) from the prediction at every node. */
-static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+static int solve_modified(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                           const rod_lm_options *o, double *x,
                           rod_step_stats *st) {
   const int spacing = segment_spacing(k, c->c0);
-  kr_predict_states(k, spacing);
+  predict_states(k, t, spacing);
   rod_mshoot_options mo = {
       .spacing = spacing,
       .drift = kr_drift,
@@ -343,7 +369,7 @@ static int solve_modified(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   mo.max_iterations -= ss.iterations;
   if (mo.spacing < 1 || mo.max_iterations <= 0)
     return status;
-  kr_predict_states(k, 1);
+  predict_states(k, t, 1);
   mo.drift_ref = NULL;
   mo.attempts = 4;
   mo.reuse_jacobian = false;
@@ -370,12 +396,24 @@ rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k) {
              : rod_bdf_alpha(sc->time.alpha, sc->time.dt);
 }
 
+/* A Runge-Kutta stage at time t whose history terms are in hp. */
+static void pose_stage(rod_kirchhoff *k, double t, double c0, double *x) {
+  kr_set_stage(k, c0);
+  kr_set_loads(k, t, false);
+  kr_set_planar(k);
+  kr_dirk_predict(k, t, x);
+}
+
 static int attempt(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
-                   bool modified, bool budget, double *x, rod_step_stats *st) {
-  kr_pose_step(k, t, c, x);
+                   bool stage, bool modified, bool budget, double *x,
+                   rod_step_stats *st) {
+  if (stage)
+    pose_stage(k, t, c->c0, x);
+  else
+    kr_pose_step(k, t, c, x);
   rod_lm_options o = kr_shooting_options(k);
   if (modified)
-    return solve_modified(k, c, &o, x, st);
+    return solve_modified(k, t, c, &o, x, st);
   if (budget && k->sc.solver.strategy == ROD_STRATEGY_AUTO &&
       o.max_iterations > kr_auto_simple_budget)
     o.max_iterations = kr_auto_simple_budget;
@@ -441,6 +479,47 @@ static bool modified_first(const rod_kirchhoff *k, double c0) {
          simple_growth(k, c0) > kr_auto_growth;
 }
 
+int kr_solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                   bool stage, bool *modified, double *x, rod_step_stats *st) {
+  const rod_scenario *sc = &k->sc;
+  const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
+  *modified = modified_first(k, c->c0);
+  st->method = *modified ? ROD_METHOD_MODIFIED : ROD_METHOD_SIMPLE;
+  int status = attempt(k, t, c, stage, *modified, true, x, st);
+  if (status == ROD_OK || only_simple)
+    return status;
+  if (!*modified) {
+    *modified = true;
+    st->fallback = 1;
+    st->method = ROD_METHOD_MODIFIED;
+    status = attempt(k, t, c, stage, true, true, x, st);
+  } else if (sc->solver.strategy == ROD_STRATEGY_AUTO &&
+             simple_growth(k, c->c0) < kr_simple_growth_limit) {
+    /* auto chose modified shooting and it failed: simple shooting with
+     * the whole iteration budget, whose damped steps sometimes get where
+     * the chord iteration of multiple shooting does not (the impulse on
+     * 20 Euler nodes at dt = 5 ms failed at 0.06 s without this) */
+    st->fallback = 1;
+    st->method = ROD_METHOD_SIMPLE;
+    status = attempt(k, t, c, stage, false, false, x, st);
+    if (status == ROD_OK)
+      *modified = false;
+  }
+  return status;
+}
+
+void kr_update_strategy(rod_kirchhoff *k, bool modified,
+                        const rod_step_stats *st) {
+  k->modified_on = modified && rod_mshoot_node_count(k->mshoot) > 0;
+  if (k->sc.solver.strategy == ROD_STRATEGY_AUTO) {
+    k->modified_on = false; /* auto keeps modified shooting by cost */
+    if (k->auto_modified > 0)
+      k->auto_modified--;
+    else if (!modified && st->iterations > kr_auto_iterations)
+      k->auto_modified = kr_auto_hold;
+  }
+}
+
 /* The strategy of Till & Rucker 2017, Fig. 2: simple shooting; after
  * max_iterations without convergence, modified shooting; if that fails too, the
  * same step with BDF2 (alpha = 0). Modified shooting that placed interior nodes
@@ -452,48 +531,22 @@ static int step(void *self, double t, rod_step_stats *st) {
   const rod_scenario *sc = &k->sc;
   const double dt = sc->time.dt;
   const bool first = k->steps == 0;
+  if (k->scheme)
+    return kr_dirk_step(k, t, st);
   rod_bdf_coeffs c = kr_step_coefficients(k);
-  const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
-  bool modified = modified_first(k, c.c0);
+  bool modified;
   double x[6];
   kr_prepare_prediction(k);
-  st->method = modified ? ROD_METHOD_MODIFIED : ROD_METHOD_SIMPLE;
-  int status = attempt(k, t, &c, modified, true, x, st);
-  if (status != ROD_OK && !only_simple) {
-    if (!modified) {
-      modified = true;
-      st->fallback = 1;
-      st->method = ROD_METHOD_MODIFIED;
-      status = attempt(k, t, &c, true, true, x, st);
-    } else if (sc->solver.strategy == ROD_STRATEGY_AUTO &&
-               simple_growth(k, c.c0) < kr_simple_growth_limit) {
-      /* auto chose modified shooting and it failed: simple shooting with
-       * the whole iteration budget, whose damped steps sometimes get where
-       * the chord iteration of multiple shooting does not (the impulse on
-       * 20 Euler nodes at dt = 5 ms failed at 0.06 s without this) */
-      st->fallback = 1;
-      st->method = ROD_METHOD_SIMPLE;
-      status = attempt(k, t, &c, false, false, x, st);
-      if (status == ROD_OK)
-        modified = false;
-    }
-  }
+  int status = kr_solve_chain(k, t, &c, false, &modified, x, st);
   if (status != ROD_OK && !first && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
     st->fallback = 1;
     st->method = ROD_METHOD_BDF2;
-    status = attempt(k, t, &c, modified, true, x, st);
+    status = attempt(k, t, &c, false, modified, true, x, st);
   }
   if (status != ROD_OK)
     return status;
-  k->modified_on = modified && rod_mshoot_node_count(k->mshoot) > 0;
-  if (sc->solver.strategy == ROD_STRATEGY_AUTO) {
-    k->modified_on = false; /* auto keeps modified shooting by cost */
-    if (k->auto_modified > 0)
-      k->auto_modified--;
-    else if (!modified && st->iterations > kr_auto_iterations)
-      k->auto_modified = kr_auto_hold;
-  }
+  kr_update_strategy(k, modified, st);
   kr_postprocess(k);
   kr_push_history(k);
   kr_record_step(k, x, first);
@@ -539,6 +592,11 @@ static int set_drive(void *self, const rod_drive *d, rod_error *err) {
   return ROD_OK;
 }
 
+static void set_tolerance(void *self, double tol) {
+  rod_kirchhoff *k = self;
+  k->step_tolerance = tol;
+}
+
 const rod_backend_ops rod_backend_kirchhoff = {
     .name = "kirchhoff",
     .create = create,
@@ -548,4 +606,5 @@ const rod_backend_ops rod_backend_kirchhoff = {
     .step = step,
     .sample = sample,
     .set_drive = set_drive,
+    .set_tolerance = set_tolerance,
 };

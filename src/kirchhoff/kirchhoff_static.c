@@ -284,6 +284,7 @@ static void finish(rod_kirchhoff *k, const double *x) {
   kr_postprocess(k);
   kr_rest_history(k);
   kr_accept(k, x);
+  kr_dirk_rest(k);
   memcpy(k->x_prev[0], x, sizeof k->x);
   k->n_prev = 1;
   k->n_sol = 1;

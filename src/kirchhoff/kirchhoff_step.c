@@ -58,12 +58,9 @@ void kr_set_precurvature(rod_kirchhoff *k) {
                m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0;
 }
 
-void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
-                         bool dynamic) {
+/* The constants of the ODE for y_t = c0 y + H. */
+static void set_constants(rod_kirchhoff *k, double c0) {
   const rod_model *m = &k->model;
-  k->coeffs = *c;
-  k->dynamic = dynamic;
-  const double c0 = dynamic ? c->c0 : 0.0;
   const double fac = 1.0 + c0 * m->retardation; /* K + c0 B = K fac */
   const double e3[3] = {0, 0, 1};
   rod_rhs_const *rc = &k->rc;
@@ -85,13 +82,29 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
     rc->av0[i] = e3[i] / fac;
     rc->gravity[i] = m->gravity[i];
   }
+}
+
+void kr_set_stage(rod_kirchhoff *k, double c0) {
+  const rod_bdf_coeffs c = {c0, 0, 0, 0};
+  k->coeffs = c;
+  k->dynamic = true;
+  set_constants(k, c0);
+  k->history_planar = history_in_plane(
+      k->hp, (size_t)k->stages * (size_t)k->intervals, k->rc.rotary);
+}
+
+void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
+                         bool dynamic) {
+  k->coeffs = *c;
+  k->dynamic = dynamic;
+  set_constants(k, dynamic ? c->c0 : 0.0);
   const size_t I = (size_t)k->intervals, P = (size_t)k->stages * I;
   if (k->history_kind == ROD_HISTORY_STAGE) {
     if (dynamic)
       rod_history_point_terms(k->stage_hist, c, (double *)k->hp);
     else
       memset(k->hp, 0, P * sizeof *k->hp);
-    k->history_planar = history_in_plane(k->hp, P, rc->rotary);
+    k->history_planar = history_in_plane(k->hp, P, k->rc.rotary);
     return;
   }
   if (dynamic) {
@@ -115,7 +128,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
       fill_point(&hp[3], start + KR_HW);
     }
   }
-  k->history_planar = history_in_plane(k->hp, P, rc->rotary);
+  k->history_planar = history_in_plane(k->hp, P, k->rc.rotary);
 }
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {

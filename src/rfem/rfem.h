@@ -77,7 +77,10 @@ typedef struct rod_rfem {
 
   /* integrators */
   rod_genalpha *ga;
-  double *ga_save; /* 4 nfree + nlinks: state at the start of a step */
+  double *ga_save;       /* 4 nfree + nlinks: state at the start of a step */
+  double ga_beta;        /* generalized-alpha's beta */
+  double step_tolerance; /* m: genalpha steps with a larger error estimate
+                            are rejected (time.tolerance; else INFINITY) */
   rod_rk45 *rk45;
   double *y, *ode_work, *atol; /* (q_free, v_free, Q) for rk45 / rk4 */
   int ny;

@@ -112,8 +112,14 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, st, sc->source, "rfem.segments",
                          "out of memory for %d segments", sc->rfem.segments);
   }
-  rod_genalpha_set_params(
-      r->ga, rod_genalpha_params_from_radius(sc->rfem.spectral_radius));
+  rod_genalpha_params gp =
+      rod_genalpha_params_from_radius(sc->rfem.spectral_radius);
+  rod_genalpha_set_params(r->ga, gp);
+  r->ga_beta = gp.beta;
+  r->step_tolerance = INFINITY;
+  if (sc->time.has_tolerance) /* Newton follows the step's error: a scaled
+                                 residual x turns a joint by about x rad */
+    r->sc.solver.tolerance = fmax(0.1 * sc->time.tolerance / r->L, 1e-12);
   set_tolerances(r);
   *self = r;
   return ROD_OK;
@@ -211,6 +217,11 @@ static int set_drive(void *self, const rod_drive *d, rod_error *err) {
   return ROD_OK;
 }
 
+static void set_tolerance(void *self, double tol) {
+  rod_rfem *r = self;
+  r->step_tolerance = tol;
+}
+
 const rod_backend_ops rod_backend_rfem = {
     .name = "rfem",
     .create = create,
@@ -219,4 +230,5 @@ const rod_backend_ops rod_backend_rfem = {
     .step = step,
     .sample = sample,
     .set_drive = set_drive,
+    .set_tolerance = set_tolerance,
 };

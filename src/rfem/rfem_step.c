@@ -105,6 +105,20 @@ static int ga_substeps(rod_rfem *r, double t_end, int m,
   return ROD_OK;
 }
 
+/* Local error of a step of h just taken (time.tolerance), in metres at
+ * the tip: the displacement error of Newmark-type schemes,
+ * h^2 (beta - 1/6) (qdd1 - qdd0) (Zienkiewicz & Xie 1991), on every
+ * joint angle, each moving the tip by at most the rod's length. */
+static double ga_error(const rod_rfem *r, double h) {
+  const size_t nf = (size_t)r->nfree;
+  const double *qdd0 = r->ga_save + 2 * nf, *qdd1 = rod_genalpha_qdd(r->ga);
+  const double beta = r->ga_beta;
+  double sum = 0;
+  for (size_t i = 0; i < nf; i++)
+    sum += fabs(qdd1[i] - qdd0[i]);
+  return h * h * fabs(beta - 1.0 / 6.0) * sum * r->L;
+}
+
 /* One output step; a step whose Newton iteration fails is retried in 2, 4,
  * ... 64 substeps from the saved state. */
 static int ga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
@@ -121,6 +135,14 @@ static int ga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
   st->residual = fmax(st->residual, gs.residual);
   if (status != ROD_OK)
     return status;
+  if (isfinite(r->step_tolerance)) {
+    st->error = fmax(st->error, ga_error(r, t_end - t0));
+    if (st->error > r->step_tolerance) {
+      ga_restore(r, t0);
+      st->rejected = 1;
+      return ROD_OK;
+    }
+  }
   rfem_unpack(r, t_end, rod_genalpha_q(r->ga), rod_genalpha_v(r->ga),
               rod_genalpha_qdd(r->ga), r->q, r->v, r->qdd);
   return ROD_OK;
@@ -270,7 +292,7 @@ static int advance(rod_rfem *r, double t_end, rod_step_stats *st) {
     break;
   }
   }
-  if (status == ROD_OK)
+  if (status == ROD_OK && !st->rejected)
     r->t = t_end;
   return status;
 }
@@ -293,6 +315,8 @@ int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
     }
     if (status == ROD_OK && i < nj)
       status = restart(r);
+    if (st->rejected)
+      break;
   }
   st->integrations = (int)(r->evaluations - ev0);
   if (status != ROD_OK)

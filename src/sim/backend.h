@@ -27,6 +27,11 @@ typedef struct rod_backend_ops {
    * for what the backend cannot apply; the backend's drive is then
    * unchanged. */
   int (*set_drive)(void *self, const rod_drive *d, rod_error *err);
+  /* Step-size control (time.tolerance; may be NULL for a backend without
+   * an error estimate): the next steps keep the state, set
+   * rod_step_stats.rejected and report their error when it exceeds tol (m;
+   * INFINITY: accept whatever the error). */
+  void (*set_tolerance)(void *self, double tol);
 } rod_backend_ops;
 
 extern const rod_backend_ops rod_backend_kirchhoff;

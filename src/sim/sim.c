@@ -1,15 +1,18 @@
 /* The simulation object of include/rod/sim.h and the time loop shared by
- * every command: the static state, then fixed steps, samples at t = 0,
- * every output.every steps and the last step (time samples,
- * docs/hdf5.md). */
+ * every command: the static state, then fixed steps or steps chosen by the
+ * error estimate (time.tolerance), samples at t = 0, every output.every
+ * steps or at the multiples of output.interval, and the last step (time
+ * samples, docs/hdf5.md). */
 #include "rod/sim.h"
 
 #include "core/drive.h"
 #include "core/loads.h"
 #include "core/model.h"
 #include "core/v3.h"
+#include "integrators/dirk.h"
 #include "rod/logger.h"
 #include "sim/backend.h"
+#include "sim/dense.h"
 #include "sim/energy_watch.h"
 
 #include <math.h>
@@ -42,6 +45,19 @@ struct rod_sim {
   bool cur_valid;     /* cur is of the current state */
   rod_energy_watch watch;
   rod_sim_result res;
+  /* step-size control (time.tolerance) */
+  bool control;
+  double h;         /* s: the next step */
+  double err_prev;  /* the last accepted step's error / tolerance; < 0: none */
+  double h_floor;   /* s: no smaller step solves (after a failure) */
+  double t_stop;    /* s: steps end here (rod_sim_advance_to, duration) */
+  double breaks[8]; /* s: corners of the loads, increasing */
+  int nbreaks;
+  /* output at the multiples of output.interval */
+  bool use_dense;
+  rod_dense dense;
+  double next_out; /* s */
+  long k_out;
   double t_created; /* monotonic s */
   double last_progress;
   rod_error err;
@@ -57,6 +73,12 @@ static double now(void) {
 int rod_sim_step_count(const rod_scenario *sc) {
   double n = sc->time.duration / sc->time.dt;
   return (int)ceil(n - 1e-9);
+}
+
+int rod_sim_sample_count(const rod_scenario *sc) {
+  if (sc->output.has_interval)
+    return (int)ceil(sc->time.duration / sc->output.interval - 1e-9) + 1;
+  return rod_sim_step_count(sc) / sc->output.every + 2;
 }
 
 /* Record a failure: err, its text, the result's status and message. */
@@ -102,6 +124,32 @@ static int stopped(rod_sim *sim, int status) {
 
 /* ---- creation ---------------------------------------------------------- */
 
+/* Times in (0, duration) where a load has a corner, increasing: the
+ * controller ends steps there, where the solution is not smooth. */
+static int breakpoints(const rod_scenario *sc, double *b) {
+  double c[5];
+  int n = 0, m = 0;
+  if (sc->impulse.enabled) {
+    c[n++] = sc->impulse.start;
+    c[n++] = sc->impulse.start + 0.5 * sc->impulse.duration;
+    c[n++] = sc->impulse.start + sc->impulse.duration;
+  }
+  if (sc->motor.enabled) {
+    c[n++] = sc->motor.start;
+    c[n++] = sc->motor.start + sc->motor.ramp;
+  }
+  for (int i = 0; i < n; i++)
+    if (c[i] > 0 && c[i] < sc->time.duration)
+      b[m++] = c[i];
+  for (int i = 1; i < m; i++) /* insertion sort */
+    for (int j = i; j > 0 && b[j] < b[j - 1]; j--) {
+      double x = b[j];
+      b[j] = b[j - 1];
+      b[j - 1] = x;
+    }
+  return m;
+}
+
 int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   *out = NULL;
   int st = rod_scenario_validate(sc, err);
@@ -129,6 +177,20 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   double q[3], w[3];
   rod_base_state(&sim->sc, &sim->model, NULL, NULL, 0.0, sim->base_p,
                  sim->base_h, q, w);
+  sim->control = sc->time.has_tolerance;
+  if (sim->control && !ops->set_tolerance) {
+    ops->destroy(sim->self);
+    free(sim);
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "time.tolerance",
+                         "the %s backend has no error estimate", ops->name);
+  }
+  sim->h = sc->time.dt;
+  sim->err_prev = -1;
+  sim->t_stop = sc->time.duration;
+  sim->nbreaks = breakpoints(sc, sim->breaks);
+  sim->use_dense = sc->output.has_interval;
+  sim->k_out = 1;
+  sim->next_out = sc->output.interval;
   *out = sim;
   return ROD_OK;
 }
@@ -163,6 +225,7 @@ void rod_sim_free(rod_sim *sim) {
     return;
   rod_sim_close_output(sim, NULL);
   sim->ops->destroy(sim->self);
+  rod_dense_free(&sim->dense);
   free(sim);
 }
 
@@ -181,26 +244,57 @@ static int current_sample(rod_sim *sim) {
   return ROD_OK;
 }
 
-/* Deliver the current state with the effort since the last sample. */
-static int emit(rod_sim *sim) {
-  sim->pending = 0;
-  if (!sim->has_sink || !sim->sink.sample)
-    return ROD_OK;
-  int st = current_sample(sim);
-  if (st != ROD_OK)
-    return st;
-  rod_energy_watch_add(&sim->watch, sim->t, &sim->cur, &sim->res);
-  st = sim->sink.sample(sim->sink.user, sim->t, &sim->cur, &sim->acc,
-                        sim->acc_wall);
+/* Deliver sample s at time t with the effort since the last sample. */
+static int deliver(rod_sim *sim, double t, const rod_sample *s) {
+  rod_energy_watch_add(&sim->watch, t, s, &sim->res);
+  int st = sim->sink.sample(sim->sink.user, t, s, &sim->acc, sim->acc_wall);
   memset(&sim->acc, 0, sizeof sim->acc);
   sim->acc_wall = 0;
   if (st != ROD_OK)
     return fail(sim, st, "output.file",
                 "cannot write the sample at t = %.6g s"
                 " (%s)",
-                sim->t, rod_strerror(st));
+                t, rod_strerror(st));
   sim->res.samples++;
   return ROD_OK;
+}
+
+/* Deliver the current state. */
+static int emit(rod_sim *sim) {
+  sim->pending = 0;
+  if (!sim->has_sink || !sim->sink.sample)
+    return ROD_OK;
+  int st = current_sample(sim);
+  return st != ROD_OK ? st : deliver(sim, sim->t, &sim->cur);
+}
+
+/* output.interval, after a step to sim->t: the multiples of the interval
+ * up to it, interpolated between the last steps (sim/dense.h); at a
+ * multiple that is the step's time, the step itself. The t = 0 sample
+ * starts the interpolation (first is true). */
+static int dense_output(rod_sim *sim, bool first) {
+  if (!sim->has_sink || !sim->sink.sample)
+    return ROD_OK;
+  int st = current_sample(sim);
+  if (st == ROD_OK && !sim->dense.field[0])
+    st = rod_dense_init(&sim->dense, sim->cur.points);
+  if (st != ROD_OK)
+    return st;
+  rod_dense_push(&sim->dense, sim->t, &sim->cur);
+  if (first)
+    return emit(sim);
+  const double eps = 1e-9 * sim->sc.time.dt;
+  while (st == ROD_OK && sim->next_out < sim->t - eps) {
+    rod_sample d;
+    rod_dense_eval(&sim->dense, sim->next_out, &d);
+    st = deliver(sim, sim->next_out, &d);
+    sim->next_out = (double)(++sim->k_out) * sim->sc.output.interval;
+  }
+  if (st == ROD_OK && sim->next_out <= sim->t + eps) {
+    st = emit(sim);
+    sim->next_out = (double)(++sim->k_out) * sim->sc.output.interval;
+  }
+  return st;
 }
 
 int rod_sim_flush(rod_sim *sim) {
@@ -279,7 +373,7 @@ int rod_sim_static(rod_sim *sim) {
   if (sim->ops->static_report)
     sim->ops->static_report(sim->self, &sim->res.statics);
   note_base(sim);
-  status = emit(sim);
+  status = sim->use_dense ? dense_output(sim, true) : emit(sim);
   if (status == ROD_OK && sim->res.statics.stable == 0) {
     /* written for inspection, but no result: the run stops here */
     sim->failed = true;
@@ -299,6 +393,100 @@ static void accumulate(rod_step_stats *acc, const rod_step_stats *st) {
     acc->residual = st->residual;
   if (st->method > acc->method)
     acc->method = st->method;
+  if (st->error > acc->error)
+    acc->error = st->error;
+  acc->fallback |= st->fallback;
+}
+
+/* Controller constants: ARKODE's PI controller (Soderlind 2003; k1 = 0.8,
+ * k2 = 0.31, safety 0.96) and its growth limits; after a rejection at most
+ * 0.9 of the step, after a solve that failed a quarter (as CVODE after a
+ * convergence failure), at most ctl_max_fails of those in a row. */
+static const double ctl_safety = 0.96, ctl_k1 = 0.8, ctl_k2 = 0.31;
+static const double ctl_growth = 20.0, ctl_shrink = 0.2;
+static const double ctl_reject_max = 0.9, ctl_fail_factor = 0.25;
+static const int ctl_max_fails = 10;
+
+static double clamp(double x, double lo, double hi) {
+  return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Order of the local error estimate: it falls like h^order. */
+static double estimate_order(const rod_scenario *sc) {
+  const rod_dirk_table *t = rod_dirk_for(sc->time.scheme);
+  if (sc->solver.backend == ROD_BACKEND_KIRCHHOFF && t)
+    return t->embedded_order + 1;
+  return 3; /* generalized-alpha: second order, local error h^3 */
+}
+
+/* The step from sim->t of size sim->h, cut to end at the next corner of
+ * the loads or at t_stop (stretched by up to 1% to reach it rather than
+ * leave a sliver). */
+static double next_step_end(const rod_sim *sim) {
+  double stop = sim->t_stop > sim->t ? sim->t_stop : INFINITY;
+  for (int i = 0; i < sim->nbreaks; i++)
+    if (sim->breaks[i] > sim->t * (1 + 1e-12) + 1e-15) {
+      stop = fmin(stop, sim->breaks[i]);
+      break;
+    }
+  double h = fmin(fmax(sim->h, sim->h_floor), sim->sc.time.dt);
+  return sim->t + 1.01 * h >= stop ? stop : sim->t + h;
+}
+
+/* One accepted step under time.tolerance (the backend keeps its state on
+ * a rejection): the step's end into *t, the effort of every attempt into
+ * total. The error estimate asks for steps the shooting cannot always
+ * solve (the first steps after a release, whose acceleration is singular
+ * at the tip): after a failed solve below a step that solved, no step
+ * smaller than that one, accepted whatever its error. */
+static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
+  const double tol = sim->sc.time.tolerance, p = estimate_order(&sim->sc);
+  double h_solved = 0; /* the last attempt that solved, rejected */
+  int fails = 0, rejects = 0;
+  memset(total, 0, sizeof *total);
+  for (;;) {
+    const bool floored = sim->h <= sim->h_floor;
+    const double t1 = next_step_end(sim), h = t1 - sim->t;
+    sim->ops->set_tolerance(sim->self, floored ? INFINITY : tol);
+    rod_step_stats st;
+    int status = sim->ops->step(sim->self, t1, &st);
+    accumulate(total, &st);
+    total->error = st.error;
+    if (status != ROD_OK) {
+      if (h_solved > 0) {
+        sim->res.rejected++;
+        sim->h = sim->h_floor = h_solved;
+        continue;
+      }
+      if (++fails > ctl_max_fails)
+        return status;
+      sim->res.rejected++;
+      sim->h = h * ctl_fail_factor;
+      continue;
+    }
+    if (st.rejected) {
+      sim->res.rejected++;
+      rejects++;
+      h_solved = h;
+      double f = ctl_safety * pow(tol / st.error, 1.0 / p);
+      if (rejects > 2)
+        f = fmin(f, ctl_fail_factor);
+      sim->h = h * clamp(f, ctl_shrink / 2, ctl_reject_max);
+      continue;
+    }
+    if (st.error > tol)
+      sim->res.over_tolerance++;
+    /* PI control of log h: k1 on this error, k2 on its change */
+    double e = fmax(st.error / tol, 1e-10);
+    double f = ctl_safety * pow(e, -ctl_k1 / p);
+    if (sim->err_prev > 0)
+      f *= pow(sim->err_prev, ctl_k2 / p);
+    sim->h = h * clamp(f, ctl_shrink, ctl_growth);
+    sim->err_prev = e;
+    *t = t1;
+    total->rejected = 0;
+    return ROD_OK;
+  }
 }
 
 int rod_sim_step(rod_sim *sim) {
@@ -311,10 +499,11 @@ int rod_sim_step(rod_sim *sim) {
       return st;
   }
   const int i = sim->step + 1;
-  const double t = i * sim->sc.time.dt;
+  double t = i * sim->sc.time.dt;
   rod_step_stats st;
   double w0 = now();
-  int status = sim->ops->step(sim->self, t, &st);
+  int status = sim->control ? controlled_step(sim, &t, &st)
+                            : sim->ops->step(sim->self, t, &st);
   double w1 = now();
   sim->cur_valid = false;
   rod_sim_result *res = &sim->res;
@@ -349,7 +538,9 @@ int rod_sim_step(rod_sim *sim) {
   sim->pending++;
   note_base(sim);
   status = ROD_OK;
-  if (i % sim->sc.output.every == 0)
+  if (sim->use_dense)
+    status = dense_output(sim, false);
+  else if (i % sim->sc.output.every == 0)
     status = emit(sim);
   if (status == ROD_OK && sim->has_sink && sim->sink.tick) {
     status = sim->sink.tick(sim->sink.user);
@@ -372,11 +563,14 @@ int rod_sim_advance_to(rod_sim *sim, double t_end) {
   const double dt = sim->sc.time.dt;
   const int last = (int)ceil(t_end / dt - 1e-9);
   int status = ROD_OK;
-  while (sim->step < last && status == ROD_OK) {
+  sim->t_stop = t_end;
+  while (status == ROD_OK &&
+         (sim->control ? sim->t < t_end - 1e-9 * dt : sim->step < last)) {
     status = rod_sim_step(sim);
     double w = now();
     if (sim->has_sink && sim->sink.progress && w - sim->last_progress > 0.2) {
-      sim->sink.progress(sim->sink.user, sim->t, last * dt, sim->step,
+      sim->sink.progress(sim->sink.user, sim->t,
+                         sim->control ? t_end : last * dt, sim->step,
                          w - sim->t_created);
       sim->last_progress = w;
     }

@@ -1,0 +1,213 @@
+#include "integrators/dirk.h"
+
+#include <complex.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ARK3(2)4L[2]SA, implicit part (Kennedy & Carpenter 2003, Table 5; ARKODE's
+ * ARK324L2SA_DIRK_4_2_3): order 3, embedded 2, stage order 2, L-stable. */
+#define G3 (1767732205903.0 / 4055673282236.0)
+const rod_dirk_table rod_dirk_esdirk3 = {
+    .name = "esdirk3",
+    .stages = 4,
+    .order = 3,
+    .embedded_order = 2,
+    .explicit_first = true,
+    .A = {{0},
+          {G3, G3},
+          {2746238789719.0 / 10658868560708.0,
+           -640167445237.0 / 6845629431997.0, G3},
+          {1471266399579.0 / 7840856788654.0,
+           -4482444167858.0 / 7529755066697.0,
+           11266239266428.0 / 11593286722821.0, G3}},
+    .b = {1471266399579.0 / 7840856788654.0, -4482444167858.0 / 7529755066697.0,
+          11266239266428.0 / 11593286722821.0, G3},
+    .bhat = {2756255671327.0 / 12835298489170.0,
+             -10771552573575.0 / 22201958757719.0,
+             9247589265047.0 / 10645013368117.0,
+             2193209047091.0 / 5459859503100.0},
+    .c = {0, 1767732205903.0 / 2027836641118.0, 3.0 / 5.0, 1.0},
+};
+#undef G3
+
+/* ARK4(3)6L[2]SA, implicit part (Kennedy & Carpenter 2003, Table 6;
+ * ARKODE's ARK436L2SA_DIRK_6_3_4): order 4, embedded 3, stage order 2,
+ * L-stable, gamma = 1/4. */
+const rod_dirk_table rod_dirk_esdirk4 = {
+    .name = "esdirk4",
+    .stages = 6,
+    .order = 4,
+    .embedded_order = 3,
+    .explicit_first = true,
+    .A = {{0},
+          {0.25, 0.25},
+          {8611.0 / 62500.0, -1743.0 / 31250.0, 0.25},
+          {5012029.0 / 34652500.0, -654441.0 / 2922500.0, 174375.0 / 388108.0,
+           0.25},
+          {15267082809.0 / 155376265600.0, -71443401.0 / 120774400.0,
+           730878875.0 / 902184768.0, 2285395.0 / 8070912.0, 0.25},
+          {82889.0 / 524892.0, 0, 15625.0 / 83664.0, 69875.0 / 102672.0,
+           -2260.0 / 8211.0, 0.25}},
+    .b = {82889.0 / 524892.0, 0, 15625.0 / 83664.0, 69875.0 / 102672.0,
+          -2260.0 / 8211.0, 0.25},
+    .bhat = {4586570599.0 / 29645900160.0, 0, 178811875.0 / 945068544.0,
+             814220225.0 / 1159782912.0, -3700637.0 / 11593932.0,
+             61727.0 / 225920.0},
+    .c = {0, 0.5, 83.0 / 250.0, 31.0 / 50.0, 17.0 / 20.0, 1.0},
+};
+
+/* SDIRK4 (Hairer & Wanner 1996, IV.6, Table 6.5; ARKODE's SDIRK_5_3_4):
+ * order 4, embedded 3, stage order 1, L-stable, gamma = 1/4. No explicit
+ * stage: it needs no derivative at the step's start, so it also takes the
+ * first step after a release, where the acceleration jumps. */
+const rod_dirk_table rod_dirk_sdirk4 = {
+    .name = "sdirk4",
+    .stages = 5,
+    .order = 4,
+    .embedded_order = 3,
+    .explicit_first = false,
+    .A = {{0.25},
+          {0.5, 0.25},
+          {17.0 / 50.0, -1.0 / 25.0, 0.25},
+          {371.0 / 1360.0, -137.0 / 2720.0, 15.0 / 544.0, 0.25},
+          {25.0 / 24.0, -49.0 / 48.0, 125.0 / 16.0, -85.0 / 12.0, 0.25}},
+    .b = {25.0 / 24.0, -49.0 / 48.0, 125.0 / 16.0, -85.0 / 12.0, 0.25},
+    .bhat = {59.0 / 48.0, -17.0 / 96.0, 225.0 / 32.0, -85.0 / 12.0, 0},
+    .c = {0.25, 0.75, 11.0 / 20.0, 0.5, 1.0},
+};
+
+const rod_dirk_table *rod_dirk_for(rod_scheme_kind scheme) {
+  switch (scheme) {
+  case ROD_SCHEME_ESDIRK3:
+    return &rod_dirk_esdirk3;
+  case ROD_SCHEME_ESDIRK4:
+    return &rod_dirk_esdirk4;
+  case ROD_SCHEME_SDIRK4:
+    return &rod_dirk_sdirk4;
+  case ROD_SCHEME_BDF_ALPHA:
+    break;
+  }
+  return NULL;
+}
+
+void rod_dirk_stability(const rod_dirk_table *t, double re, double im,
+                        double *R_re, double *R_im) {
+  /* stage values k_i = (I - z A)^-1 1 by forward substitution */
+  const double complex z = re + I * im;
+  double complex k[ROD_DIRK_MAX_STAGES], R = 1;
+  for (int i = 0; i < t->stages; i++) {
+    double complex r = 1;
+    for (int j = 0; j < i; j++)
+      r += z * t->A[i][j] * k[j];
+    k[i] = r / (1 - z * t->A[i][i]);
+    R += z * t->b[i] * k[i];
+  }
+  *R_re = creal(R);
+  *R_im = cimag(R);
+}
+
+double rod_dirk_c0(const rod_dirk_table *t, double dt) {
+  double amin = 0;
+  for (int i = 0; i < t->stages; i++)
+    if (t->A[i][i] > 0 && (amin == 0 || t->A[i][i] < amin))
+      amin = t->A[i][i];
+  return 1.0 / (amin * dt);
+}
+
+struct rod_dirk_stages {
+  size_t size;  /* points x width */
+  double *val;  /* y(n) */
+  double *rate; /* y_t(n) */
+  bool rate_known;
+  double *yd[ROD_DIRK_MAX_STAGES]; /* stage derivatives */
+};
+
+void rod_dirk_free(rod_dirk_stages *d) {
+  if (!d)
+    return;
+  free(d->val);
+  free(d->rate);
+  for (int i = 0; i < ROD_DIRK_MAX_STAGES; i++)
+    free(d->yd[i]);
+  free(d);
+}
+
+rod_dirk_stages *rod_dirk_alloc(int points, int width) {
+  rod_dirk_stages *d = calloc(1, sizeof *d);
+  if (!d)
+    return NULL;
+  d->size = (size_t)points * (size_t)width;
+  bool ok = (d->val = calloc(d->size, sizeof(double))) &&
+            (d->rate = calloc(d->size, sizeof(double)));
+  for (int i = 0; i < ROD_DIRK_MAX_STAGES && ok; i++)
+    ok = (d->yd[i] = calloc(d->size, sizeof(double))) != NULL;
+  if (!ok) {
+    rod_dirk_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void rod_dirk_start(rod_dirk_stages *d, const double *val, const double *rate) {
+  memcpy(d->val, val, d->size * sizeof(double));
+  d->rate_known = rate != NULL;
+  if (rate)
+    memcpy(d->rate, rate, d->size * sizeof(double));
+  else
+    memset(d->rate, 0, d->size * sizeof(double));
+}
+
+bool rod_dirk_rate_known(const rod_dirk_stages *d) { return d->rate_known; }
+
+bool rod_dirk_stage_terms(rod_dirk_stages *d, const rod_dirk_table *t, int i,
+                          double dt, double *H) {
+  if (t->A[i][i] == 0) { /* explicit first stage: y'(1) = y_t(n) */
+    memcpy(d->yd[i], d->rate, d->size * sizeof(double));
+    return false;
+  }
+  const double s = -1.0 / (t->A[i][i] * dt);
+  for (size_t p = 0; p < d->size; p++)
+    H[p] = s * d->val[p];
+  for (int j = 0; j < i; j++) {
+    const double a = s * dt * t->A[i][j];
+    if (a == 0)
+      continue;
+    const double *y = d->yd[j];
+    for (size_t p = 0; p < d->size; p++)
+      H[p] += a * y[p];
+  }
+  return true;
+}
+
+void rod_dirk_stage_done(rod_dirk_stages *d, int i, double c0,
+                         const double *val, const double *H) {
+  double *y = d->yd[i];
+  for (size_t p = 0; p < d->size; p++)
+    y[p] = c0 * val[p] + H[p];
+}
+
+void rod_dirk_error(const rod_dirk_stages *d, const rod_dirk_table *t,
+                    double dt, double *e) {
+  memset(e, 0, d->size * sizeof(double));
+  for (int j = 0; j < t->stages; j++) {
+    const double w = dt * (t->b[j] - t->bhat[j]);
+    if (w == 0)
+      continue;
+    const double *y = d->yd[j];
+    for (size_t p = 0; p < d->size; p++)
+      e[p] += w * y[p];
+  }
+}
+
+void rod_dirk_accept(rod_dirk_stages *d, const rod_dirk_table *t,
+                     const double *val) {
+  memcpy(d->val, val, d->size * sizeof(double));
+  memcpy(d->rate, d->yd[t->stages - 1], d->size * sizeof(double));
+  d->rate_known = true;
+}
+
+const double *rod_dirk_stage_rate(const rod_dirk_stages *d, int i) {
+  return d->yd[i];
+}
+const double *rod_dirk_values(const rod_dirk_stages *d) { return d->val; }
+const double *rod_dirk_rate(const rod_dirk_stages *d) { return d->rate; }

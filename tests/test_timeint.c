@@ -1,0 +1,451 @@
+/* Time integration beyond BDF-alpha: the Runge-Kutta tables (order
+ * conditions, stiff accuracy, L-stability), the stage storage on a scalar
+ * problem with a closed-form solution (orders of the step and of the error
+ * estimate), the orders on the rod, the step-size controller and the
+ * output between steps. */
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+
+#include "integrators/dirk.h"
+#include "rod/recorder.h"
+#include "rod/sim.h"
+#include "sim/dense.h"
+#include "testutil.h"
+
+static const rod_dirk_table *const tables[] = {
+    &rod_dirk_esdirk3, &rod_dirk_esdirk4, &rod_dirk_sdirk4};
+enum { NTABLES = 3 };
+
+/* sum_i w_i phi_i for the elementary weights of the rooted trees up to
+ * order 4: e[0..7] = sum w, w c, w c^2, w A c, w c^3, w c A c, w A c^2,
+ * w A A c; their exact values are 1, 1/2, 1/3, 1/6, 1/4, 1/8, 1/12, 1/24. */
+static void tree_sums(const rod_dirk_table *t, const double *w, double *e) {
+  const int s = t->stages;
+  double Ac[ROD_DIRK_MAX_STAGES] = {0}, Ac2[ROD_DIRK_MAX_STAGES] = {0},
+         AAc[ROD_DIRK_MAX_STAGES] = {0};
+  for (int i = 0; i < s; i++)
+    for (int j = 0; j < s; j++) {
+      Ac[i] += t->A[i][j] * t->c[j];
+      Ac2[i] += t->A[i][j] * t->c[j] * t->c[j];
+    }
+  for (int i = 0; i < s; i++)
+    for (int j = 0; j < s; j++)
+      AAc[i] += t->A[i][j] * Ac[j];
+  memset(e, 0, 8 * sizeof(double));
+  for (int i = 0; i < s; i++) {
+    const double c = t->c[i];
+    e[0] += w[i];
+    e[1] += w[i] * c;
+    e[2] += w[i] * c * c;
+    e[3] += w[i] * Ac[i];
+    e[4] += w[i] * c * c * c;
+    e[5] += w[i] * c * Ac[i];
+    e[6] += w[i] * Ac2[i];
+    e[7] += w[i] * AAc[i];
+  }
+}
+
+/* Trees of each order: 1 of order 1, 1 of order 2, 2 of 3, 4 of 4. */
+static const int tree_order[8] = {1, 2, 3, 3, 4, 4, 4, 4};
+static const double tree_exact[8] = {1,       0.5,     1.0 / 3,  1.0 / 6,
+                                     1.0 / 4, 1.0 / 8, 1.0 / 12, 1.0 / 24};
+
+START_TEST(tables_satisfy_order_conditions) {
+  for (int k = 0; k < NTABLES; k++) {
+    const rod_dirk_table *t = tables[k];
+    const int s = t->stages;
+    for (int i = 0; i < s; i++) { /* rows sum to c; diagonal constant */
+      double r = 0;
+      for (int j = 0; j < s; j++)
+        r += t->A[i][j];
+      ROD_ASSERT_NEAR(r, t->c[i], 1e-14);
+      if (i > 0 || !t->explicit_first)
+        ROD_ASSERT_NEAR(t->A[i][i], t->A[s - 1][s - 1], 0);
+      for (int j = i + 1; j < s; j++)
+        ck_assert(t->A[i][j] == 0);
+    }
+    for (int j = 0; j < s; j++) /* stiffly accurate */
+      ck_assert_msg(t->b[j] == t->A[s - 1][j], "%s: b is not the last row",
+                    t->name);
+    double e[8], eh[8];
+    tree_sums(t, t->b, e);
+    tree_sums(t, t->bhat, eh);
+    for (int r = 0; r < 8; r++) {
+      if (tree_order[r] <= t->order)
+        ck_assert_msg(fabs(e[r] - tree_exact[r]) < 1e-14, "%s: tree %d: %.17g",
+                      t->name, r, e[r]);
+      if (tree_order[r] <= t->embedded_order)
+        ck_assert_msg(fabs(eh[r] - tree_exact[r]) < 1e-14,
+                      "%s embedded: tree %d: %.17g", t->name, r, eh[r]);
+    }
+    /* the embedded method is of exactly its order: the estimate is not
+     * zero at the next order */
+    double miss = 0;
+    for (int r = 0; r < 8; r++)
+      if (tree_order[r] == t->embedded_order + 1)
+        miss = fmax(miss, fabs(eh[r] - tree_exact[r]));
+    ck_assert_msg(miss > 1e-6, "%s: embedded order above %d", t->name,
+                  t->embedded_order);
+  }
+}
+END_TEST
+
+static double complex stability(const rod_dirk_table *t, double complex z) {
+  double re, im;
+  rod_dirk_stability(t, creal(z), cimag(z), &re, &im);
+  return re + I * im;
+}
+
+START_TEST(tables_are_l_stable) {
+  for (int k = 0; k < NTABLES; k++) {
+    const rod_dirk_table *t = tables[k];
+    /* L-stable: R vanishes at infinity (like 1/z) */
+    ck_assert_msg(cabs(stability(t, -1e8)) < 1e-6, "%s: R(-inf) = %g", t->name,
+                  cabs(stability(t, -1e8)));
+    /* A-stable: |R| <= 1 on the imaginary axis (the maximum principle
+     * then gives the left half plane) and in the left half plane sampled */
+    for (double y = 1e-3; y < 1e4; y *= 1.1) {
+      ck_assert_msg(cabs(stability(t, I * y)) <= 1 + 1e-13, "%s: |R(%g i)|",
+                    t->name, y);
+      for (double x = -1e-3; x > -1e4; x *= 3)
+        ck_assert(cabs(stability(t, x + I * y)) <= 1 + 1e-13);
+    }
+  }
+}
+END_TEST
+
+/* y' = lambda y + cos t, y(0) = 1, by the stage storage on one point: each
+ * implicit stage solves y' = c0 Y + H = lambda Y + cos t_i for Y. Returns
+ * y(T); the largest error estimate of the steps into est. */
+static double scalar_run(const rod_dirk_table *t, double lambda, double T,
+                         int steps, double *est) {
+  rod_dirk_stages *d = rod_dirk_alloc(1, 1);
+  ck_assert_ptr_nonnull(d);
+  const double h = T / steps;
+  double y = 1, rate = lambda + 1, H, Y = y, e;
+  rod_dirk_start(d, &y, &rate);
+  *est = 0;
+  for (int n = 0; n < steps; n++) {
+    for (int i = 0; i < t->stages; i++) {
+      if (!rod_dirk_stage_terms(d, t, i, h, &H))
+        continue;
+      const double c0 = 1.0 / (t->A[i][i] * h);
+      Y = (cos(n * h + t->c[i] * h) - H) / (c0 - lambda);
+      rod_dirk_stage_done(d, i, c0, &Y, &H);
+    }
+    rod_dirk_error(d, t, h, &e);
+    *est = fmax(*est, fabs(e));
+    rod_dirk_accept(d, t, &Y);
+  }
+  rod_dirk_free(d);
+  return Y;
+}
+
+static double scalar_exact(double lambda, double T) {
+  /* particular solution (lambda cos t - sin t)... : y = C e^(lambda t) +
+   * (sin t - lambda cos t) / (1 + lambda^2) */
+  const double a = 1.0 / (1 + lambda * lambda);
+  return (1 + lambda * a) * exp(lambda * T) + a * (sin(T) - lambda * cos(T));
+}
+
+START_TEST(stage_storage_reaches_the_orders) {
+  for (int k = 0; k < NTABLES; k++) {
+    const rod_dirk_table *t = tables[k];
+    const double lambda = -2.0, T = 1.0;
+    const double exact = scalar_exact(lambda, T);
+    double err[2], est[2];
+    for (int l = 0; l < 2; l++)
+      err[l] = fabs(scalar_run(t, lambda, T, 20 << l, &est[l]) - exact);
+    double p = log2(err[0] / err[1]), q = log2(est[0] / est[1]);
+    /* within 0.25 of the orders at 20 and 40 steps */
+    ck_assert_msg(fabs(p - t->order) < 0.25, "%s: order %.3f", t->name, p);
+    ck_assert_msg(fabs(q - (t->embedded_order + 1)) < 0.3,
+                  "%s: estimate order %.3f", t->name, q);
+  }
+}
+END_TEST
+
+/* ---- on the rod -------------------------------------------------------- */
+
+static rod_recorder *simulate(const rod_scenario *sc, bool keep_rod,
+                              rod_sim_result *res) {
+  rod_recorder *r = rod_recorder_alloc(sc, keep_rod);
+  ck_assert_ptr_nonnull(r);
+  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_error err;
+  int st = rod_sim_run(sc, &sink, false, res, &err);
+  ck_assert_msg(st == ROD_OK, "run failed: %s", res->message);
+  return r;
+}
+
+/* A tip preload released on a 0.4 m rod without gravity. */
+static void release_rod(rod_scenario *sc, rod_scheme_kind scheme, double dt,
+                        double T) {
+  rod_scenario_default(sc);
+  sc->rod.length = 0.4;
+  sc->environment.gravity[2] = 0;
+  sc->space.nodes = 80; /* k h <= 0.5 down to 0.25 ms */
+  sc->tip.preload[2] = -0.05;
+  sc->time.scheme = scheme;
+  sc->time.dt = dt;
+  sc->time.duration = T;
+}
+
+/* Largest distance between the tips of a and b at a's times, b sampled at
+ * those times too (b's times a superset). */
+static double tip_difference(const rod_recorder *a, const rod_recorder *b) {
+  double e = 0;
+  for (int i = 0, j = 0; i < a->count; i++) {
+    while (j < b->count && b->t[j] < a->t[i] - 1e-12)
+      j++;
+    ck_assert_msg(j < b->count && fabs(b->t[j] - a->t[i]) < 1e-12,
+                  "no sample at t = %g", a->t[i]);
+    double d[3];
+    for (int c = 0; c < 3; c++)
+      d[c] = a->tip[3 * i + c] - b->tip[3 * j + c];
+    e = fmax(e, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+  }
+  return e;
+}
+
+/* With time.tolerance the steps stay within time.dt, the run ends at
+ * time.duration, and the global error (against a fourth-order run at a fixed
+ * step of 0.25 ms) stays below the sum of the local tolerances, and falls with
+ * the tolerance. */
+START_TEST(controller_keeps_the_tolerance) {
+  const double T = 0.05;
+  rod_scenario ref;
+  release_rod(&ref, ROD_SCHEME_ESDIRK4, 2.5e-4, T);
+  ref.output.has_interval = true;
+  ref.output.interval = 1e-3;
+  rod_sim_result res;
+  rod_recorder *rr = simulate(&ref, false, &res);
+  double prev = INFINITY;
+  const double tols[2] = {1e-6, 1e-7};
+  for (int k = 0; k < 2; k++) {
+    rod_scenario sc;
+    release_rod(&sc, ROD_SCHEME_ESDIRK3, 2e-3, T);
+    sc.time.has_tolerance = true;
+    sc.time.tolerance = tols[k];
+    rod_recorder *r = simulate(&sc, false, &res);
+    ROD_ASSERT_NEAR(res.time, T, 1e-12);
+    ck_assert_int_eq(r->count, res.steps + 1); /* output.every = 1 */
+    for (int i = 1; i < r->count; i++)         /* time.dt is the largest step */
+      ck_assert(r->t[i] > r->t[i - 1] && r->t[i] - r->t[i - 1] <= 2e-3 + 1e-15);
+    rod_recorder_free(r);
+    sc.output.has_interval = true;
+    sc.output.interval = 1e-3;
+    r = simulate(&sc, false, &res);
+    double e = tip_difference(rr, r);
+    ck_assert_msg(e <= res.steps * tols[k], "tol %g: error %g over %d steps",
+                  tols[k], e, res.steps);
+    ck_assert_msg(e < prev, "tol %g: error %g, not below %g", tols[k], e, prev);
+    prev = e;
+    rod_recorder_free(r);
+  }
+  rod_recorder_free(rr);
+}
+END_TEST
+
+/* The RFEM chain's generalized-alpha under time.tolerance: its error
+ * estimate (Zienkiewicz & Xie's h^2 (beta - 1/6) (qdd1 - qdd0)) makes the
+ * error fall with the tolerance, against a run at a fixed step 100 times
+ * smaller than time.dt. */
+START_TEST(rfem_controller_follows_the_tolerance) {
+  rod_scenario ref;
+  release_rod(&ref, ROD_SCHEME_BDF_ALPHA, 2e-5, 0.1);
+  ref.solver.backend = ROD_BACKEND_RFEM;
+  ref.rfem.segments = 8;
+  ref.output.has_interval = true;
+  ref.output.interval = 1e-3;
+  rod_sim_result res;
+  rod_recorder *rr = simulate(&ref, false, &res);
+  double prev = INFINITY;
+  for (int k = 0; k < 2; k++) {
+    rod_scenario sc = ref;
+    sc.time.dt = 2e-3;
+    sc.time.has_tolerance = true;
+    sc.time.tolerance = k ? 1e-7 : 1e-5;
+    rod_recorder *r = simulate(&sc, false, &res);
+    ROD_ASSERT_NEAR(res.time, 0.1, 1e-12);
+    double e = tip_difference(rr, r);
+    ck_assert_msg(e <= res.steps * sc.time.tolerance,
+                  "tol %g: error %g over %d steps", sc.time.tolerance, e,
+                  res.steps);
+    ck_assert_msg(e < 0.5 * prev, "tol %g: error %g, not below %g / 2",
+                  sc.time.tolerance, e, prev);
+    prev = e;
+    rod_recorder_free(r);
+  }
+  rod_recorder_free(rr);
+}
+END_TEST
+
+/* output.interval: samples at t = 0, the multiples of the interval and the
+ * end; where a multiple is a step time, the step's own state. */
+START_TEST(interval_samples_at_the_users_times) {
+  rod_scenario sc;
+  release_rod(&sc, ROD_SCHEME_ESDIRK3, 1e-3, 0.01);
+  sc.output.has_interval = true;
+  sc.output.interval = 5e-4;
+  rod_sim_result res;
+  rod_recorder *r = simulate(&sc, false, &res);
+  ck_assert_int_eq(r->count, rod_sim_sample_count(&sc));
+  for (int i = 0; i < r->count; i++)
+    ROD_ASSERT_NEAR(r->t[i], i * 5e-4, 1e-15);
+  sc.output.has_interval = false;
+  rod_recorder *s = simulate(&sc, false, &res);
+  ck_assert_msg(tip_difference(s, r) < 1e-12, "step times: %g",
+                tip_difference(s, r));
+  rod_recorder_free(r);
+  rod_recorder_free(s);
+  /* with step-size control, output.every counts accepted steps and
+   * output.interval gives the same times as above */
+  release_rod(&sc, ROD_SCHEME_ESDIRK3, 1e-3, 0.01);
+  sc.time.has_tolerance = true;
+  sc.time.tolerance = 1e-6;
+  sc.output.has_interval = true;
+  sc.output.interval = 5e-4;
+  r = simulate(&sc, false, &res);
+  ck_assert_int_eq(r->count, rod_sim_sample_count(&sc));
+  rod_recorder_free(r);
+}
+END_TEST
+
+START_TEST(keys_are_checked) {
+  rod_scenario sc;
+  rod_error err;
+  rod_scenario_default(&sc);
+  sc.time.scheme = ROD_SCHEME_ESDIRK3;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_OK);
+  sc.space.history = ROD_HISTORY_HERMITE;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "space.history");
+  rod_scenario_default(&sc);
+  sc.time.scheme = ROD_SCHEME_ESDIRK4;
+  sc.solver.backend = ROD_BACKEND_RFEM;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "time.scheme");
+  rod_scenario_default(&sc);
+  sc.time.has_tolerance = true;
+  sc.time.tolerance = 1e-6;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "time.tolerance");
+  rod_scenario_default(&sc);
+  sc.output.has_interval = true;
+  sc.output.interval = 1e-3;
+  sc.output.every = 2;
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_EINVAL);
+  ck_assert_str_eq(err.key, "output.interval");
+  rod_scenario_default(&sc);
+  ck_assert_int_eq(rod_scenario_set(&sc, "time.scheme=esdirk5", &err),
+                   ROD_EINVAL);
+  ck_assert_int_eq(rod_scenario_set(&sc, "time.tolerance=-1", &err),
+                   ROD_EINVAL);
+  ck_assert_int_eq(rod_scenario_set(&sc, "output.interval=0", &err),
+                   ROD_EINVAL);
+}
+END_TEST
+
+/* ---- output between steps ---------------------------------------------- */
+
+START_TEST(dense_output_exact_for_cubics) {
+  rod_dense d;
+  ck_assert_int_eq(rod_dense_init(&d, 2), ROD_OK);
+  double s[2] = {0, 1}, pos[6], quat[8] = {1, 0, 0, 0, 1, 0, 0, 0}, vel[6],
+         f[6];
+  /* p(t) = t^3 - 2 t + 1 in every component, v = 3 t^2 - 2 */
+  const double ts[4] = {0, 0.3, 0.5, 0.9};
+  for (int k = 0; k < 4; k++) {
+    double t = ts[k];
+    for (int i = 0; i < 6; i++) {
+      pos[i] = t * t * t - 2 * t + 1 + i;
+      vel[i] = 3 * t * t - 2;
+      f[i] = t * t * t + i;
+    }
+    rod_sample smp = {.points = 2,
+                      .s = s,
+                      .position = pos,
+                      .orientation = quat,
+                      .velocity = vel,
+                      .force = f,
+                      .moment = f,
+                      .kinetic = t,
+                      .elastic = 2 * t,
+                      .gravity = 3 * t};
+    rod_dense_push(&d, t, &smp);
+  }
+  rod_sample out;
+  const double t = 0.77;
+  rod_dense_eval(&d, t, &out);
+  for (int i = 0; i < 6; i++) {
+    ROD_ASSERT_NEAR(out.position[i], t * t * t - 2 * t + 1 + i, 1e-13);
+    ROD_ASSERT_NEAR(out.velocity[i], 3 * t * t - 2, 1e-13);
+    ROD_ASSERT_NEAR(out.force[i], t * t * t + i, 1e-13);
+  }
+  ROD_ASSERT_NEAR(out.elastic, 2 * t, 1e-13);
+  rod_dense_free(&d);
+}
+END_TEST
+
+/* Between samples h apart, p = sin t with v = cos t: the interpolation
+ * errs like h^4 (cubic Hermite for positions, cubic Lagrange for the
+ * rest). */
+static double dense_sin_error(double h) {
+  rod_dense d;
+  ck_assert_int_eq(rod_dense_init(&d, 1), ROD_OK);
+  double s = 0, quat[4] = {1, 0, 0, 0}, e = 0;
+  for (int k = 0; k < 8; k++) {
+    double t = k * h, pos[3] = {sin(t), 0, 0}, vel[3] = {cos(t), 0, 0};
+    double f[3] = {sin(t), 0, 0};
+    rod_sample smp = {.points = 1,
+                      .s = &s,
+                      .position = pos,
+                      .orientation = quat,
+                      .velocity = vel,
+                      .force = f,
+                      .moment = f};
+    rod_dense_push(&d, t, &smp);
+    if (k < 4)
+      continue;
+    for (int m = 1; m < 8; m++) {
+      double tm = t - h + m * h / 8;
+      rod_sample out;
+      rod_dense_eval(&d, tm, &out);
+      e = fmax(e, fabs(out.position[0] - sin(tm)));
+      e = fmax(e, fabs(out.force[0] - sin(tm)));
+    }
+  }
+  rod_dense_free(&d);
+  return e;
+}
+
+START_TEST(dense_output_fourth_order) {
+  double p = log2(dense_sin_error(0.1) / dense_sin_error(0.05));
+  ck_assert_msg(p > 3.8, "order %.3f", p);
+}
+END_TEST
+
+static Suite *timeint_suite(void) {
+  Suite *s = suite_create("timeint");
+  TCase *t = tcase_create("tables");
+  tcase_add_test(t, tables_satisfy_order_conditions);
+  tcase_add_test(t, tables_are_l_stable);
+  tcase_add_test(t, stage_storage_reaches_the_orders);
+  suite_add_tcase(s, t);
+  TCase *r = tcase_create("control");
+  tcase_set_timeout(r, 120);
+  tcase_add_test(r, controller_keeps_the_tolerance);
+  tcase_add_test(r, rfem_controller_follows_the_tolerance);
+  tcase_add_test(r, interval_samples_at_the_users_times);
+  tcase_add_test(r, keys_are_checked);
+  suite_add_tcase(s, r);
+  TCase *o = tcase_create("output");
+  tcase_add_test(o, dense_output_exact_for_cubics);
+  tcase_add_test(o, dense_output_fourth_order);
+  suite_add_tcase(s, o);
+  return s;
+}
+
+ROD_TEST_MAIN(timeint_suite)

@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""Work-precision study: the largest tip error over a run against a
+converged reference, versus the run's cost, for every time scheme, grid,
+step and tolerance, on the weight release with drag (2 s) and the impulse
+(0.5 s), both backends (in the manner of the SciML benchmarks' diagrams).
+
+The reference of each scenario is computed here, on the Kirchhoff rod:
+esdirk4 at dt = 0.25 ms on 200 nodes. Its error is stated from three
+independent changes of it: another scheme (sdirk4, same dt and grid),
+half the step (0.125 ms) and 1.5 times the nodes (300); the largest tip
+difference among them is the reference's error bound.
+
+Cost: the process's CPU time of the whole run (static solve included), and
+its wall time; the real-time ratio is simulated time over CPU time, which
+on an idle machine is the wall time (this 2-core machine is shared, so its
+wall times are noisy; `rodsim bench` best-of-N confirms the headline
+numbers).
+
+usage: workprec.py [--build build] [--out validation/out] [--quick]
+
+Writes OUT/workprec.csv and OUT/workprec.png. Needs python3-numpy and
+python3-matplotlib (Debian).
+"""
+import argparse
+import csv
+import os
+import subprocess
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+SCENARIOS = {
+    "weight release": ("data/scenarios/weight_release.ini", 2.0),
+    "impulse": ("data/scenarios/impulse.ini", 0.5),
+}
+
+REFERENCE = {"time.scheme": "esdirk4", "time.dt": "2.5e-4",
+             "space.nodes": "200"}
+CHECKS = [
+    ("sdirk4", {"time.scheme": "sdirk4"}),
+    ("dt/2", {"time.dt": "1.25e-4"}),
+    ("1.5 N", {"space.nodes": "300"}),
+]
+
+
+def configurations(quick):
+    """(label, family, settings) of every run of the study."""
+    runs = []
+
+    def add(family, label, **kv):
+        runs.append((label, family, {k.replace("__", "."): str(v)
+                                     for k, v in kv.items()}))
+
+    dts = [2e-3, 1e-3, 5e-4] if quick else [2e-3, 1e-3, 5e-4, 2.5e-4]
+    for n in ([100] if quick else [50, 100]):
+        for dt in dts:
+            add(f"bdf-alpha N={n}", f"dt {dt * 1e3:g} ms",
+                time__scheme="bdf-alpha", time__dt=dt, space__nodes=n)
+    for scheme, steps in (("esdirk3", [2e-3, 1e-3, 5e-4]),
+                          ("esdirk4", [2e-3, 1e-3, 7e-4, 5e-4, 3.5e-4]),
+                          ("sdirk4", [1e-3, 5e-4])):
+        for n in ([40] if quick else [40, 80]):
+            if scheme == "sdirk4" and n != 40:
+                continue
+            for dt in (steps[:2] if quick else steps):
+                add(f"{scheme} N={n}", f"dt {dt * 1e3:g} ms",
+                    time__scheme=scheme, time__dt=dt, space__nodes=n)
+    for scheme in ("esdirk3", "esdirk4"):
+        for tol in ([1e-5, 1e-6] if quick else [1e-5, 1e-6, 1e-7]):
+            add(f"{scheme} tolerance N=40", f"tol {tol:g} m",
+                time__scheme=scheme, time__tolerance=tol, space__nodes=40,
+                output__interval=1e-3)
+    for seg in ([10, 20] if quick else [10, 20, 40]):
+        for dt in ([1e-3] if quick else [2e-3, 5e-4]):
+            add(f"rfem genalpha {seg} segments", f"dt {dt * 1e3:g} ms",
+                solver__backend="rfem", rfem__segments=seg, time__dt=dt)
+    return runs
+
+
+def run(build, scenario, settings, duration, tip):
+    args = [os.path.join(build, "validation", "workprec"), scenario,
+            "--tip", tip, "--set", f"time.duration={duration}"]
+    for k, v in settings.items():
+        args += ["--set", f"{k}={v}"]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode not in (0, 1) or not p.stdout.strip():
+        raise RuntimeError(f"{' '.join(args)}: {p.stderr.strip()}")
+    f = p.stdout.strip().split(",")
+    return {"steps": int(f[0]), "rejected": int(f[1]), "wall": float(f[2]),
+            "integrations": float(f[4]), "status": int(f[5]),
+            "cpu": float(f[6]), "over": int(f[7]),
+            "message": p.stderr.strip()}
+
+
+def load_tip(path):
+    return np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+
+
+def cubic_at(ref, t):
+    """Reference tip (x, y, z) at times t by 4-point Lagrange
+    interpolation (its samples are 0.25 ms apart: interpolation error
+    ~1e-9 m at these frequencies)."""
+    idx = np.clip(np.searchsorted(ref[:, 0], t) - 2, 0, len(ref) - 4)
+    out = np.zeros((len(t), 3))
+    for l in range(4):
+        w = np.ones(len(t))
+        for k in range(4):
+            if k != l:
+                w *= (t - ref[idx + k, 0]) / (ref[idx + l, 0] - ref[idx + k, 0])
+        out += w[:, None] * ref[idx + l, 1:4]
+    return out
+
+
+def max_error(ref, tip):
+    t = tip[:, 0]
+    return float(np.max(np.linalg.norm(tip[:, 1:4] - cubic_at(ref, t),
+                                       axis=1)))
+
+
+def study(build, out, quick):
+    rows = []
+    tmp = tempfile.mkdtemp(prefix="workprec_")
+    try:
+        for name, (scenario, duration) in SCENARIOS.items():
+            ref_path = os.path.join(tmp, "ref.csv")
+            r = run(build, scenario, REFERENCE, duration, ref_path)
+            if r["status"] != 0:
+                raise RuntimeError(f"reference of {name}: {r['message']}")
+            ref = load_tip(ref_path)
+            ref_err = 0.0
+            for label, change in CHECKS:
+                path = os.path.join(tmp, "check.csv")
+                c = run(build, scenario, {**REFERENCE, **change}, duration,
+                        path)
+                e = max_error(ref, load_tip(path)) if c["status"] == 0 \
+                    else float("nan")
+                print(f"{name}: reference against {label}: {e * 1e3:.4g} mm")
+                ref_err = max(ref_err, e)
+            for label, family, settings in configurations(quick):
+                path = os.path.join(tmp, "run.csv")
+                r = run(build, scenario, settings, duration, path)
+                err = max_error(ref, load_tip(path)) if r["status"] == 0 \
+                    else float("nan")
+                row = {"scenario": name, "family": family, "run": label,
+                       "steps": r["steps"], "rejected": r["rejected"],
+                       "over_tolerance": r["over"],
+                       "integrations_per_step": r["integrations"],
+                       "cpu_s": r["cpu"], "wall_s": r["wall"],
+                       "realtime_cpu": duration / r["cpu"],
+                       "max_tip_error_m": err,
+                       "reference_error_m": ref_err}
+                rows.append(row)
+                print(f"{name:15s} {family:28s} {label:14s} "
+                      f"err {err * 1e3:8.4f} mm  cpu {r['cpu']:7.3f} s  "
+                      f"x{duration / r['cpu']:6.2f}  steps {r['steps']}"
+                      + (f"  FAILED {r['message']}" if r["status"] else ""))
+    finally:
+        for f in os.listdir(tmp):
+            os.remove(os.path.join(tmp, f))
+        os.rmdir(tmp)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "workprec.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    plot(rows, os.path.join(out, "workprec.png"))
+
+
+TARGETS = {"weight release": [(1e-4, 5), (1e-3, 40)], "impulse": [(1e-4, 2)]}
+
+
+def plot(rows, path):
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2))
+    for ax, name in zip(axes, SCENARIOS):
+        duration = SCENARIOS[name][1]
+        fams = []
+        for r in rows:
+            if r["scenario"] == name and r["family"] not in fams:
+                fams.append(r["family"])
+        for fam in fams:
+            pts = sorted((r["realtime_cpu"], r["max_tip_error_m"])
+                         for r in rows
+                         if r["scenario"] == name and r["family"] == fam
+                         and np.isfinite(r["max_tip_error_m"]))
+            if not pts:
+                continue
+            x, y = zip(*pts)
+            style = "--" if "tolerance" in fam else \
+                ":" if fam.startswith("rfem") else "-"
+            ax.plot(x, np.array(y) * 1e3, style, marker="o", ms=4,
+                    label=fam)
+        for err, ratio in TARGETS[name]:
+            ax.plot([ratio], [err * 1e3], "k*", ms=14)
+            ax.annotate(f"target {err * 1e3:g} mm at {ratio}x",
+                        (ratio, err * 1e3), textcoords="offset points",
+                        xytext=(6, 6), fontsize=8)
+        ref = max(r["reference_error_m"] for r in rows
+                  if r["scenario"] == name)
+        ax.axhline(ref * 1e3, color="gray", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("real-time ratio (simulated time / CPU time)")
+        ax.set_ylabel("largest tip error over the run (mm)")
+        ax.set_title(f"{name}, {duration:g} s (grey: reference's error)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", default="validation/out")
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    study(a.build, a.out, a.quick)
+
+
+if __name__ == "__main__":
+    main()
