@@ -278,9 +278,11 @@ static int run_common(int argc, char **argv, bool static_only) {
     if (res.over_tolerance > 0)
       fprintf(stderr,
               "rodsim: %s: time.tolerance: warning: %d of %d steps exceed "
-              "%g m: the error asked for steps smaller than the shooting "
-              "can solve, so they were taken at the smallest that solved "
-              "(a release or strike excites modes no step resolves)\n",
+              "%g m: the error asked for steps smaller than the grid "
+              "resolves (k h <= 1; more space.nodes allow smaller steps) or "
+              "the shooting solves, so they were taken at the smallest "
+              "possible (a release or strike excites modes no step "
+              "resolves)\n",
               sc.source, res.over_tolerance, res.steps, sc.time.tolerance);
   }
   return CLI_OK;

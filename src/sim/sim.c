@@ -124,6 +124,27 @@ static int stopped(rod_sim *sim, int status) {
 
 /* ---- creation ---------------------------------------------------------- */
 
+/* k h beyond which the shooting's sweeps stop resolving a step's length
+ * scale (the grid warning of rodsim run, docs/numerics.md): RK4, Euler. */
+static const double kh_limit_rk4 = 1.0, kh_limit_euler = 0.5;
+
+/* The smallest step the controller may take on the Kirchhoff rod's grid:
+ * a step of h makes the rod vary along s on the length 1/k, k^4 = rhoA
+ * c0^2 / EI with c0 = 1 / (a_ii h), and its sweeps fail once k exceeds
+ * the limit over the grid spacing. 0 for the RFEM chain. */
+static double smallest_step(const rod_scenario *sc, const rod_model *m) {
+  const rod_dirk_table *t = rod_dirk_for(sc->time.scheme);
+  if (!t || sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
+    return 0;
+  const double limit =
+      sc->space.integrator == ROD_SPACE_EULER ? kh_limit_euler : kh_limit_rk4;
+  const double hg = sc->rod.length / (sc->space.nodes - 1);
+  const double k = limit / hg; /* 1/m */
+  const double c0 = k * k * sqrt(m->K[0] / m->rho_area);
+  /* the first step may take sdirk4 (kirchhoff_dirk.c) */
+  return fmax(rod_dirk_c0(t, 1.0), rod_dirk_c0(&rod_dirk_sdirk4, 1.0)) / c0;
+}
+
 /* Times in (0, duration) where a load has a corner, increasing: the
  * controller ends steps there, where the solution is not smooth. */
 static int breakpoints(const rod_scenario *sc, double *b) {
@@ -185,6 +206,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
                          "the %s backend has no error estimate", ops->name);
   }
   sim->h = sc->time.dt;
+  sim->h_floor = smallest_step(sc, &sim->model);
   sim->err_prev = -1;
   sim->t_stop = sc->time.duration;
   sim->nbreaks = breakpoints(sc, sim->breaks);
@@ -419,9 +441,10 @@ static double estimate_order(const rod_scenario *sc) {
   return 3; /* generalized-alpha: second order, local error h^3 */
 }
 
-/* The step from sim->t of size sim->h, cut to end at the next corner of
- * the loads or at t_stop (stretched by up to 1% to reach it rather than
- * leave a sliver). */
+/* The step from sim->t of size sim->h (within h_floor and time.dt), to
+ * end at the next corner of the loads or at t_stop: stretched by up to 1%
+ * to reach it, or, within two steps of it, half the way there, so that no
+ * sliver is left. */
 static double next_step_end(const rod_sim *sim) {
   double stop = sim->t_stop > sim->t ? sim->t_stop : INFINITY;
   for (int i = 0; i < sim->nbreaks; i++)
@@ -429,8 +452,11 @@ static double next_step_end(const rod_sim *sim) {
       stop = fmin(stop, sim->breaks[i]);
       break;
     }
-  double h = fmin(fmax(sim->h, sim->h_floor), sim->sc.time.dt);
-  return sim->t + 1.01 * h >= stop ? stop : sim->t + h;
+  const double h = fmin(fmax(sim->h, sim->h_floor), sim->sc.time.dt);
+  const double gap = stop - sim->t;
+  if (gap <= 1.01 * h)
+    return stop;
+  return gap < 2 * h ? sim->t + 0.5 * gap : sim->t + h;
 }
 
 /* One accepted step under time.tolerance (the backend keeps its state on
@@ -452,16 +478,17 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
     int status = sim->ops->step(sim->self, t1, &st);
     accumulate(total, &st);
     total->error = st.error;
+    *t = t1;
     if (status != ROD_OK) {
       if (h_solved > 0) {
         sim->res.rejected++;
         sim->h = sim->h_floor = h_solved;
         continue;
       }
-      if (++fails > ctl_max_fails)
+      if (++fails > ctl_max_fails || h <= sim->h_floor * (1 + 1e-12))
         return status;
       sim->res.rejected++;
-      sim->h = h * ctl_fail_factor;
+      sim->h = fmax(h * ctl_fail_factor, sim->h_floor);
       continue;
     }
     if (st.rejected) {
@@ -483,7 +510,6 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
       f *= pow(sim->err_prev, ctl_k2 / p);
     sim->h = h * clamp(f, ctl_shrink, ctl_growth);
     sim->err_prev = e;
-    *t = t1;
     total->rejected = 0;
     return ROD_OK;
   }
