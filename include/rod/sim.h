@@ -260,7 +260,7 @@ void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
                 bool static_only, rod_sim_result *res, rod_error *err);
 
-/* Number of steps of a run: round(duration / dt) (fixed steps). */
+/* Number of steps of a run (fixed steps): duration / dt rounded up. */
 int rod_sim_step_count(const rod_scenario *sc);
 
 /* Samples a run delivers: t = 0, then every output.every-th step or the
