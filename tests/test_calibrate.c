@@ -259,6 +259,105 @@ START_TEST(samples_before_release_are_static) {
 }
 END_TEST
 
+/* ---- shapes and flagged samples -----------------------------------------*/
+
+static void fit_shape(const rod_scenario *start, const rod_shape_data *d,
+                      const rod_calib_options *o, rod_calib_result *r) {
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_scenario fitted;
+  int st = rod_calib_fit_shape(start, d, "shape", o, &fitted, r, &err);
+  ck_assert_msg(st == ROD_OK, "fit: %s: %s", rod_strerror(st), err.message);
+  ck_assert(r->converged);
+}
+
+/* Eleven points per frame at 500 frames/s, 1e-4 m of independent noise on
+ * each: the shape objective returns the truth within 3 of its standard
+ * errors, its rms residual is the noise, and its errors are smaller than
+ * the trajectory objective's on the same frames' tips (point 10). The
+ * motion is mostly the first mode, so each point's sensitivity is the
+ * tip's times the mode shape there, and the errors shrink by about
+ * sqrt(sum of the points' squared mode shape / the tip's): 1.76 for each
+ * key here (asserted above 1.5). */
+START_TEST(shape_objective_recovers_parameters) {
+  const rod_scenario truth = test_rod(0.3);
+  double tv[3];
+  truth_of(&truth, tv);
+  rod_shape_data *d;
+  rod_error err;
+  ck_assert_int_eq(
+      rod_calib_synthesize_shape(&truth, 500, 11, 1e-4, 21, &d, &err), ROD_OK);
+  ck_assert_int_eq(d->frames, 151);
+  rod_scenario start = moved(&truth, 1.1, 0.9, 1.15);
+  rod_calib_options o = rod_calib_default_options();
+  o.objective = ROD_CALIB_SHAPE;
+  rod_calib_result shape, tip;
+  fit_shape(&start, d, &o, &shape);
+  ck_assert_int_eq(shape.residuals, 2 * 10 * 151);
+  ROD_ASSERT_NEAR(shape.rms_residual, 1e-4, 5e-6);
+  o.objective = ROD_CALIB_TRAJECTORY;
+  fit_shape(&start, d, &o, &tip);
+  ck_assert_int_eq(tip.residuals, 2 * 151);
+  for (int j = 0; j < 3; j++) {
+    ck_assert_msg(fabs(shape.value[j] - tv[j]) <= 3 * shape.std_error[j],
+                  "%s = %.8g +- %.3g, truth %.8g", o.keys[j], shape.value[j],
+                  shape.std_error[j], tv[j]);
+    ck_assert_msg(tip.std_error[j] > 1.5 * shape.std_error[j],
+                  "%s: tip +- %.3g, shape +- %.3g", o.keys[j], tip.std_error[j],
+                  shape.std_error[j]);
+  }
+  rod_shape_free(d);
+}
+END_TEST
+
+/* Frames and samples flagged invalid are left out: wrecking them changes
+ * nothing, to the last bit; they are counted. */
+START_TEST(flagged_samples_are_skipped) {
+  const rod_scenario truth = test_rod(0.2);
+  rod_shape_data *d;
+  rod_error err;
+  ck_assert_int_eq(
+      rod_calib_synthesize_shape(&truth, 500, 6, 1e-4, 3, &d, &err), ROD_OK);
+  rod_scenario start = moved(&truth, 1.05, 0.95, 1.1);
+  rod_calib_options o = rod_calib_default_options();
+  o.objective = ROD_CALIB_SHAPE;
+  o.prefit = false;
+  rod_calib_result clean, flagged;
+  for (int i = 0; i < d->frames; i += 7)
+    d->valid[i] = 0;
+  fit_shape(&start, d, &o, &clean);
+  for (int i = 0; i < d->frames; i += 7)
+    for (int k = 0; k < 12; k++)
+      d->xz[12 * i + k] += 0.05; /* a lost trace */
+  fit_shape(&start, d, &o, &flagged);
+  ck_assert_int_eq(flagged.skipped, 15);
+  for (int j = 0; j < 3; j++)
+    ck_assert_double_eq(clean.value[j], flagged.value[j]);
+  /* the same through the tip CSV's valid column */
+  rod_tip_data *tip = rod_shape_tip(d);
+  o.objective = ROD_CALIB_TRAJECTORY;
+  rod_scenario fitted;
+  ck_assert_int_eq(
+      rod_calib_fit(&start, tip, "tip", &o, &fitted, &flagged, &err), ROD_OK);
+  ck_assert_int_eq(flagged.skipped, 15);
+  ck_assert_int_eq(flagged.residuals, 2 * (d->frames - 15));
+  for (int i = 0; i < tip->n; i++)
+    tip->valid[i] = 0;
+  ck_assert_int_eq(
+      rod_calib_fit(&start, tip, "tip", &o, &fitted, &flagged, &err),
+      ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "flagged"));
+  /* the shape objective needs a shape */
+  o.objective = ROD_CALIB_SHAPE;
+  tip->valid[3] = 1;
+  ck_assert_int_eq(
+      rod_calib_fit(&start, tip, "tip", &o, &fitted, &flagged, &err),
+      ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "shape file"));
+  rod_tip_data_free(tip);
+  rod_shape_free(d);
+}
+END_TEST
+
 /* ---- keys and bad input -------------------------------------------------*/
 
 START_TEST(keys_are_checked) {
@@ -461,8 +560,9 @@ static void cli_setup(void) {
 
 /* Every file the command-line tests write. */
 static const char *const cli_files[] = {
-    "rod.ini", "tip.csv",     "fitted.ini", "out.txt",   "err.txt",
-    "few.csv", "letters.csv", "no_t.csv",   "no_xyz.csv"};
+    "rod.ini",    "tip.csv",  "fitted.ini",  "out.txt",
+    "err.txt",    "few.csv",  "letters.csv", "no_t.csv",
+    "no_xyz.csv", "shape.h5", "flagged.csv"};
 
 static void cli_teardown(void) {
   for (size_t i = 0; i < sizeof cli_files / sizeof cli_files[0]; i++)
@@ -496,6 +596,47 @@ static void expect_failure(int status, const char *args, const char *needle1,
                 "'%s': no '%s' / '%s' in: %s", args, needle1,
                 needle2 ? needle2 : "", err);
 }
+
+/* A shape file as --data: the shape objective by default, flagged frames
+ * left out and counted; the trajectory objective on its tips; and the
+ * tip CSV's valid column. */
+START_TEST(cli_fits_a_shape_file) {
+  rod_scenario sc = test_rod(0.2);
+  rod_shape_data *d;
+  rod_error err;
+  ck_assert_int_eq(rod_calib_synthesize_shape(&sc, 500, 8, 1e-4, 5, &d, &err),
+                   ROD_OK);
+  d->valid[4] = d->valid[40] = 0;
+  d->xz[2 * 8 * 4 + 15] += 0.1;
+  ck_assert_int_eq(rod_shape_write(in_dir("shape.h5"), d, "test", NULL, &err),
+                   ROD_OK);
+  rod_tip_data *tip = rod_shape_tip(d);
+  ck_assert_int_eq(rod_tip_write(in_dir("flagged.csv"), tip, &err), ROD_OK);
+  rod_tip_data_free(tip);
+  rod_shape_free(d);
+  const char *args[] = {
+      "rod.ini --data shape.h5 --fit bending_stiffness "
+      "--set rod.bending_stiffness=0.04",
+      "rod.ini --data shape.h5 --fit bending_stiffness --objective trajectory",
+      "rod.ini --data flagged.csv --fit bending_stiffness"};
+  const char *objective[] = {"shape objective", "trajectory objective",
+                             "trajectory objective"};
+  const char *left_out[] = {"2 flagged frames", "2 flagged frames",
+                            "2 flagged samples"};
+  for (int k = 0; k < 3; k++) {
+    int st = calibrate(args[k]);
+    const char *summary = read_text("err.txt");
+    ck_assert_msg(st == 0, "%s: exit %d: %s", args[k], st, summary);
+    ck_assert_msg(strstr(summary, objective[k]) && strstr(summary, left_out[k]),
+                  "%s: %s", args[k], summary);
+    const char *fit = strstr(read_text("out.txt"), "\n[fit]\n");
+    ck_assert_ptr_nonnull(fit);
+    ck_assert(k > 0 || strstr(fit, "shape objective"));
+  }
+  expect_failure(2, "rod.ini --data tip.csv --objective shape",
+                 "--objective: shape needs a shape file", NULL);
+}
+END_TEST
 
 /* The fitted scenario: the input with the fitted [rod] values, readable by
  * every command (the loader skips [fit]), and the [fit] section of
@@ -573,7 +714,7 @@ START_TEST(cli_bad_input_exits_2) {
   expect_failure(2, "rod.ini --data no_xyz.csv", "no_xyz.csv", "no x, y or z");
   expect_failure(2, "rod.ini --data few.csv", "few.csv", "too few");
   expect_failure(2, "rod.ini --data tip.csv --objective best", "--objective",
-                 "trajectory or features");
+                 "trajectory, features or shape");
   expect_failure(2, "rod.ini --data tip.csv --set rod.drag=-1", "rod.drag",
                  ">= 0");
   expect_failure(2, "rod.ini", "--data", NULL);
@@ -598,6 +739,8 @@ static Suite *calibrate_suite(void) {
   tcase_add_test(tc, threads_do_not_change_the_result);
   tcase_add_test(tc, features_recover_bending_stiffness);
   tcase_add_test(tc, samples_before_release_are_static);
+  tcase_add_test(tc, shape_objective_recovers_parameters);
+  tcase_add_test(tc, flagged_samples_are_skipped);
   tcase_add_test(tc, tracked_frames_return_the_parameters);
   suite_add_tcase(s, tc);
   tc = tcase_create("input");
@@ -608,6 +751,7 @@ static Suite *calibrate_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
   tcase_add_test(tc, cli_writes_the_fitted_scenario);
+  tcase_add_test(tc, cli_fits_a_shape_file);
   tcase_add_test(tc, cli_bad_input_exits_2);
   tcase_add_test(tc, cli_simulation_failure_exits_1);
   suite_add_tcase(s, tc);

@@ -82,43 +82,67 @@ static void track_ok(const char *path, const rod_track_options *o,
   ck_assert_msg(st == ROD_OK, "%s: %s: %s", err.file, err.key, err.message);
 }
 
-/* The largest distance (px) between the tracked points of frame f and the
- * true rod at the same fractions of its length. */
-static double shape_error(const rod_shape_data *d, int f, const clip *c,
-                          double length, double scale) {
-  double worst = 0;
-  const int K = d->points;
-  for (int k = 0; k < K; k++) {
-    /* the true point at arclength fraction k / (K - 1): by the
-     * polyline's own arclength */
-    const double *p = c->p[f];
-    double total = 0, want, acc = 0;
-    for (int i = 1; i < NP; i++)
-      total += hypot(p[3 * i] - p[3 * i - 3], p[3 * i + 2] - p[3 * i - 1]);
-    want = total * k / (K - 1);
-    double x = p[3 * (NP - 1)], z = p[3 * (NP - 1) + 2];
-    for (int i = 1; i < NP; i++) {
-      double ds = hypot(p[3 * i] - p[3 * i - 3], p[3 * i + 2] - p[3 * i - 1]);
-      if (acc + ds >= want) {
-        double u = ds > 0 ? (want - acc) / ds : 0;
-        x = p[3 * i - 3] + u * (p[3 * i] - p[3 * i - 3]);
-        z = p[3 * i - 1] + u * (p[3 * i + 2] - p[3 * i - 1]);
-        break;
-      }
-      acc += ds;
+/* The true point at arclength fraction u of frame f's polyline. */
+static void true_point(const clip *c, int f, double u, double *x, double *z) {
+  const double *p = c->p[f];
+  double total = 0, acc = 0;
+  for (int i = 1; i < NP; i++)
+    total += hypot(p[3 * i] - p[3 * i - 3], p[3 * i + 2] - p[3 * i - 1]);
+  const double want = total * u;
+  *x = p[3 * (NP - 1)];
+  *z = p[3 * (NP - 1) + 2];
+  for (int i = 1; i < NP; i++) {
+    double ds = hypot(p[3 * i] - p[3 * i - 3], p[3 * i + 2] - p[3 * i - 1]);
+    if (acc + ds >= want) {
+      double v = ds > 0 ? (want - acc) / ds : 0;
+      *x = p[3 * i - 3] + v * (p[3 * i] - p[3 * i - 3]);
+      *z = p[3 * i - 1] + v * (p[3 * i + 2] - p[3 * i - 1]);
+      return;
     }
-    const double *m = d->xz + (size_t)f * 2 * K + 2 * k;
-    worst = fmax(worst, hypot(m[0] - x, m[1] - z) / scale);
+    acc += ds;
   }
-  (void)length;
-  return worst;
+}
+
+typedef struct {
+  double rms, worst, tip; /* px over every point of every frame; the tip's
+                             worst */
+} shape_errors;
+
+/* The tracked points against the true rod at the same fractions of its
+ * length, in pixels of the nominal scale. */
+static shape_errors errors_of(const rod_shape_data *d, const clip *c) {
+  shape_errors e = {0, 0, 0};
+  const int K = d->points;
+  for (int f = 0; f < d->frames; f++)
+    for (int k = 0; k < K; k++) {
+      double x, z;
+      true_point(c, f, (double)k / (K - 1), &x, &z);
+      const double *m = d->xz + (size_t)f * 2 * K + 2 * k;
+      double px = hypot(m[0] - x, m[1] - z) / SCALE;
+      e.rms += px * px;
+      e.worst = fmax(e.worst, px);
+      if (k == K - 1)
+        e.tip = fmax(e.tip, px);
+    }
+  e.rms = sqrt(e.rms / (d->frames * K));
+  return e;
+}
+
+/* Within the accuracy the tracker is measured to (docs/tracking.md): 0.25
+ * px rms over the points (the requirement is 0.5), the tip and every
+ * other point within 1 px. */
+static void expect_accurate(const rod_shape_data *d, const clip *c,
+                            const char *what) {
+  shape_errors e = errors_of(d, c);
+  ck_assert_msg(e.rms < 0.25 && e.worst < 1 && e.tip < 1,
+                "%s: rms %.3f px, worst %.3f px, tip %.3f px", what, e.rms,
+                e.worst, e.tip);
 }
 
 /* ---- the centreline of a video -----------------------------------------*/
 
-/* H.264 (crf 18), 3 % noise, blur 0.7 px, a 3 px rod: every point within
- * 0.5 px of the truth at its arclength, the tip too, times from the
- * container. */
+/* H.264 (crf 18), 3 % noise, blur 0.7 px, a 3 px rod: the points near
+ * the truth at their arclength, times from the container. */
 START_TEST(centreline_of_a_video) {
   char dir[64], path[128];
   rod_test_dir(dir, sizeof dir, "rodsim_tv");
@@ -138,10 +162,9 @@ START_TEST(centreline_of_a_video) {
   ROD_ASSERT_NEAR(r.reference_length, LENGTH, 0.005 * LENGTH);
   for (int f = 0; f < FRAMES; f++) {
     ROD_ASSERT_NEAR(r.tip->t[f], -0.004 + f / FPS, 1e-12);
-    double e = shape_error(r.shape, f, &c, LENGTH, SCALE);
-    ck_assert_msg(e < 0.5, "frame %d: a point %.3f px off", f, e);
     ck_assert(r.tip->valid[f]);
   }
+  expect_accurate(r.shape, &c, "mp4");
   rod_track_result_free(&r);
   rod_test_rmdir(dir);
 }
@@ -216,7 +239,7 @@ END_TEST
 
 /* A camera turned by 5 degrees (perspective) and 2 about the horizontal:
  * four marked plane points give the homography, and the shape comes back
- * in metres to within 0.5 px of the nominal scale. */
+ * in metres as accurately as from a square camera. */
 START_TEST(tilted_camera_corrected_by_the_plane) {
   char dir[64], path[128];
   rod_test_dir(dir, sizeof dir, "rodsim_tv");
@@ -242,19 +265,13 @@ START_TEST(tilted_camera_corrected_by_the_plane) {
   rod_track_result r;
   track_ok(path, &o, &r);
   ck_assert_int_eq(r.flagged, 0);
-  for (int f = 0; f < FRAMES; f++) {
-    double e = shape_error(r.shape, f, &c, LENGTH, SCALE);
-    ck_assert_msg(e < 0.5, "frame %d: a point %.3f px off", f, e);
-  }
-  /* without the plane, the same video is off by more */
+  expect_accurate(r.shape, &c, "tilted, with the plane");
+  /* without the plane, the same video is off by more than a pixel */
   o.has_plane = false;
   o.camera.scale = SCALE;
   rod_track_result_free(&r);
   track_ok(path, &o, &r);
-  double worst = 0;
-  for (int f = 0; f < FRAMES; f++)
-    worst = fmax(worst, shape_error(r.shape, f, &c, LENGTH, SCALE));
-  ck_assert_double_gt(worst, 1.0);
+  ck_assert_double_gt(errors_of(r.shape, &c).worst, 1.0);
   rod_track_result_free(&r);
   rod_test_rmdir(dir);
 }
@@ -307,10 +324,7 @@ START_TEST(median_background_is_subtracted) {
     rod_track_result r;
     track_ok(path, &o, &r);
     ck_assert_int_eq(r.flagged, 0);
-    for (int f = 0; f < FRAMES; f++) {
-      double e = shape_error(r.shape, f, &c, LENGTH, SCALE);
-      ck_assert_msg(e < 0.5, "background %d, frame %d: %.3f px off", b, f, e);
-    }
+    expect_accurate(r.shape, &c, b ? "scene subtracted" : "median subtracted");
     rod_track_result_free(&r);
   }
   /* a background frame beyond the video */

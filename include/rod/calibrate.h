@@ -1,5 +1,5 @@
 /* Calibration: fit numeric [rod] keys of a scenario (default EI, density
- * and drag) to a measured tip trajectory (Till & Rucker 2017,
+ * and drag) to a measured tip trajectory or shape (Till & Rucker 2017,
  * section III.A; docs/commands.md).
  *
  * Levenberg-Marquardt over log-parameters, so every fitted
@@ -19,6 +19,11 @@
  *   tip's z after release and the oscillation frequency (4 residuals, so
  *   with 3 keys the residual variance rests on one degree of freedom and
  *   the standard errors are rough; see calibrate_features.c).
+ * - shape: the simulated centreline minus the measured one at every point
+ *   of every frame of a shape file (rod/shape.h; x and z of points 1 to
+ *   K-1, point k compared with the simulated rod at arclength k L / (K -
+ *   1)), the static state included as for the trajectory.
+ * Samples and frames the tracker flagged (valid = 0) are left out.
  *
  * The library never prints; an optional callback reports progress. */
 #ifndef ROD_CALIBRATE_H
@@ -28,6 +33,7 @@
 #include <stdint.h>
 
 #include "rod/scenario.h"
+#include "rod/shape.h"
 #include "rod/status.h"
 #include "rod/tipcsv.h"
 
@@ -39,7 +45,8 @@ extern "C" {
 
 typedef enum {
   ROD_CALIB_TRAJECTORY = 0,
-  ROD_CALIB_FEATURES
+  ROD_CALIB_FEATURES,
+  ROD_CALIB_SHAPE /* shape data only (rod_calib_fit_shape) */
 } rod_calib_objective;
 
 /* Why the Levenberg-Marquardt iteration of a fit stopped. */
@@ -82,6 +89,7 @@ typedef struct {
   double std_error[ROD_CALIB_MAX_KEYS]; /* INFINITY when not identifiable */
   double rms_residual;    /* m: sqrt(SSR / m); features: see calibrate.c */
   int residuals;          /* m */
+  int skipped;            /* samples (frames) left out as flagged */
   int iterations;         /* LM steps tried, pre-fit included */
   int simulations;        /* runs of the simulation, all threads, pre-fit
                              included */
@@ -118,6 +126,15 @@ int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err);
 
+/* The same for a measured shape: the shape objective, or the
+ * trajectory and features objectives on its tip (point K-1). Flagged
+ * frames are left out (res->skipped). ROD_EINVAL as rod_calib_fit, and
+ * for the shape objective with fewer than 2 points per frame. */
+int rod_calib_fit_shape(const rod_scenario *sc, const rod_shape_data *data,
+                        const char *data_name, const rod_calib_options *o,
+                        rod_scenario *fitted, rod_calib_result *res,
+                        rod_error *err);
+
 /* The [fit] section of docs/files.md for res (keys of o), like
  * snprintf: returns the length the text needs. */
 size_t rod_calib_fit_section(const rod_calib_options *o,
@@ -132,6 +149,15 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
 int rod_calib_synthesize(const rod_scenario *sc, double rate, double noise,
                          uint64_t seed, const bool coords[3],
                          rod_tip_data **out, rod_error *err);
+
+/* Synthetic shape data: run sc and take its centreline at `points`
+ * points of equal arclength (as the shape objective reads a run) at rate
+ * Hz from t = 0 to time.duration, every frame valid, with Gaussian noise
+ * of standard deviation `noise` (m) on x and z of every point but the
+ * clamp's, from rod_random stream `seed`. ROD_ENOCONV if the run fails. */
+int rod_calib_synthesize_shape(const rod_scenario *sc, double rate, int points,
+                               double noise, uint64_t seed,
+                               rod_shape_data **out, rod_error *err);
 
 #ifdef __cplusplus
 }

@@ -225,7 +225,8 @@ static void release(fit_context *c) {
 
 /* Everything before the first simulation: the objective, sizes, starts,
  * buffers. */
-static int setup(fit_context *c, const rod_tip_data *data, const char *name,
+static int setup(fit_context *c, const rod_tip_data *data,
+                 const rod_shape_data *shape, const char *name,
                  rod_error *err) {
   const rod_calib_options *o = c->o;
   if (o->nkeys < 1 || o->nkeys > ROD_CALIB_MAX_KEYS)
@@ -245,10 +246,16 @@ static int setup(fit_context *c, const rod_tip_data *data, const char *name,
     c->prob.sc.output.interval = c->prob.sc.time.dt;
   }
   c->prob.data = data;
-  c->prob.objective =
-      o->objective == ROD_CALIB_FEATURES ? &calib_features : &calib_trajectory;
+  c->prob.shape = shape;
+  c->prob.objective = o->objective == ROD_CALIB_FEATURES ? &calib_features
+                      : o->objective == ROD_CALIB_SHAPE  ? &calib_shape
+                                                         : &calib_trajectory;
+  if (o->objective == ROD_CALIB_SHAPE && !shape)
+    return rod_error_set(err, ROD_EINVAL, name, NULL,
+                         "the shape objective needs a shape file (rodsim "
+                         "track --shape), not a tip trajectory");
   if (data->n < 1)
-    return rod_error_set(err, ROD_EINVAL, name, NULL, "no samples");
+    return rod_error_set(err, ROD_EINVAL, name, NULL, "no valid samples");
   int st = c->prob.objective->init(&c->prob, name, err);
   if (st != ROD_OK)
     return st;
@@ -263,8 +270,9 @@ static int setup(fit_context *c, const rod_tip_data *data, const char *name,
   c->prob.slopes = malloc(3 * (size_t)calib_samples(&c->prob) * sizeof(double));
   if (!c->r_base || !c->prob.slopes)
     return rod_error_set(err, ROD_ENOMEM, name, NULL, "out of memory");
+  const bool keep_rod = c->prob.objective->keep_rod;
   for (int k = 0; k <= c->n; k++)
-    if (!(c->runs[k].rec = rod_recorder_alloc(&c->prob.sc, false)))
+    if (!(c->runs[k].rec = rod_recorder_alloc(&c->prob.sc, keep_rod)))
       return rod_error_set(err, ROD_ENOMEM, name, NULL, "out of memory");
   return ROD_OK;
 }
@@ -341,6 +349,11 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
  * trajectory's, and it has none of the trajectory's local minima where a
  * start off in frequency leaves the simulation whole periods out of phase
  * at the data's end. False if the data do not allow it or it fails. */
+static int fit(const rod_scenario *sc, const rod_tip_data *data,
+               const rod_shape_data *shape, const char *data_name,
+               const rod_calib_options *o, rod_scenario *fitted,
+               rod_calib_result *res, rod_error *err);
+
 static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
                             const char *name, const rod_calib_options *o,
                             double *values, rod_calib_result *res) {
@@ -350,7 +363,7 @@ static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
   rod_calib_result fr;
   rod_scenario unused;
   rod_error ignored;
-  int st = rod_calib_fit(sc, data, name, &fo, &unused, &fr, &ignored);
+  int st = fit(sc, data, NULL, name, &fo, &unused, &fr, &ignored);
   res->prefit_simulations = fr.simulations;
   res->iterations = fr.iterations;
   memcpy(values, fr.value, sizeof fr.value);
@@ -393,20 +406,22 @@ static int choose_start(fit_context *c, const double *prefit,
   return ROD_OK;
 }
 
-int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
-                  const char *data_name, const rod_calib_options *o,
-                  rod_scenario *fitted, rod_calib_result *res, rod_error *err) {
+/* The fit on the valid samples `data` (and the shape, for its objective). */
+static int fit(const rod_scenario *sc, const rod_tip_data *data,
+               const rod_shape_data *shape, const char *data_name,
+               const rod_calib_options *o, rod_scenario *fitted,
+               rod_calib_result *res, rod_error *err) {
   const double t0 = now();
   memset(res, 0, sizeof *res);
   double prefit[ROD_CALIB_MAX_KEYS];
-  bool have_prefit = o->objective == ROD_CALIB_TRAJECTORY && o->prefit &&
+  bool have_prefit = o->objective != ROD_CALIB_FEATURES && o->prefit &&
                      features_prefit(sc, data, data_name, o, prefit, res);
   fit_context *c = calloc(1, sizeof *c);
   if (!c)
     return rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
   c->o = o;
   c->user_sc = sc;
-  int st = setup(c, data, data_name, err);
+  int st = setup(c, data, shape, data_name, err);
   if (st == ROD_OK) {
     res->nkeys = c->n;
     res->residuals = c->prob.m;
@@ -425,5 +440,56 @@ int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
   release(c);
   free(c);
   res->wall_time = now() - t0;
+  return st;
+}
+
+/* The data's valid samples into *out, the flagged ones counted. */
+static int valid_samples(const rod_tip_data *d, const char *name,
+                         rod_tip_data **out, int *skipped, rod_error *err) {
+  *out = rod_tip_data_valid(d, skipped);
+  if (!*out)
+    return rod_error_set(err, ROD_ENOMEM, name, NULL, "out of memory");
+  if ((*out)->n == 0 && d->n > 0) {
+    rod_tip_data_free(*out);
+    *out = NULL;
+    return rod_error_set(err, ROD_EINVAL, name, NULL,
+                         "every one of the %d samples is flagged (valid = 0)",
+                         d->n);
+  }
+  return ROD_OK;
+}
+
+int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
+                  const char *data_name, const rod_calib_options *o,
+                  rod_scenario *fitted, rod_calib_result *res, rod_error *err) {
+  memset(res, 0, sizeof *res);
+  int skipped = 0;
+  rod_tip_data *valid;
+  int st = valid_samples(data, data_name, &valid, &skipped, err);
+  if (st != ROD_OK)
+    return st;
+  st = fit(sc, valid, NULL, data_name, o, fitted, res, err);
+  res->skipped = skipped;
+  rod_tip_data_free(valid);
+  return st;
+}
+
+int rod_calib_fit_shape(const rod_scenario *sc, const rod_shape_data *data,
+                        const char *data_name, const rod_calib_options *o,
+                        rod_scenario *fitted, rod_calib_result *res,
+                        rod_error *err) {
+  memset(res, 0, sizeof *res);
+  rod_tip_data *tip = rod_shape_tip(data), *valid = NULL;
+  int skipped = 0;
+  int st =
+      tip ? valid_samples(tip, data_name, &valid, &skipped, err)
+          : rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
+  rod_tip_data_free(tip);
+  if (st != ROD_OK)
+    return st;
+  st = fit(sc, valid, o->objective == ROD_CALIB_SHAPE ? data : NULL, data_name,
+           o, fitted, res, err);
+  res->skipped = skipped;
+  rod_tip_data_free(valid);
   return st;
 }

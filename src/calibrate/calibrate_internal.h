@@ -27,6 +27,7 @@ typedef struct calib_problem calib_problem;
  * into residuals. */
 typedef struct {
   const char *name;
+  bool keep_rod; /* the residuals need the whole rod of every sample */
   /* Set p->m, p->sc.time.duration (s to simulate) and p->rms_scale (m per
    * unit residual); keep what the residuals need in p->state. ROD_EINVAL
    * with err naming the data when the data cannot serve this objective. */
@@ -39,10 +40,12 @@ typedef struct {
 
 extern const calib_objective calib_trajectory;
 extern const calib_objective calib_features;
+extern const calib_objective calib_shape;
 
 struct calib_problem {
   rod_scenario sc; /* the fit's: output.every = 1; duration set by init */
-  const rod_tip_data *data;
+  const rod_tip_data *data;    /* the tip, valid samples only */
+  const rod_shape_data *shape; /* the shape objective's data, or NULL */
   const calib_objective *objective;
   void *state;      /* the objective's */
   int m;            /* residuals */

@@ -150,7 +150,9 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
       "rms_residual = %.3g\n"
       "iterations = %d\n"
       "simulations = %d\n",
-      o->objective == ROD_CALIB_FEATURES ? "features" : "trajectory",
+      o->objective == ROD_CALIB_FEATURES ? "features"
+      : o->objective == ROD_CALIB_SHAPE  ? "shape"
+                                         : "trajectory",
       res->residuals, res->converged ? "" : " (not converged)", keys, errors,
       starts, res->rms_residual, res->iterations, res->simulations);
 }

@@ -1,6 +1,6 @@
-/* rodsim calibrate: fit [rod] keys to a measured tip trajectory and write
- * the fitted scenario with its [fit] section (docs/commands.md, docs/files.md).
- */
+/* rodsim calibrate: fit [rod] keys to a measured tip trajectory or shape
+ * and write the fitted scenario with its [fit] section (docs/commands.md,
+ * docs/files.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,21 +12,26 @@
 #include "rod/calibrate.h"
 
 static const char *help =
-    "usage: rodsim calibrate SCENARIO.ini --data TIP.csv [--fit KEYS]\n"
-    "                        [--objective trajectory|features] "
-    "[--set SECTION.KEY=VALUE]...\n"
-    "                        [--threads N] [-o FITTED.ini] [--quiet]\n\n"
+    "usage: rodsim calibrate SCENARIO.ini --data TIP.csv|SHAPE.h5 [--fit "
+    "KEYS]\n"
+    "                        [--objective trajectory|features|shape]\n"
+    "                        [--set SECTION.KEY=VALUE]... [--threads N]\n"
+    "                        [-o FITTED.ini] [--quiet]\n\n"
     "Fits the [rod] keys in KEYS (comma separated; default\n"
     "bending_stiffness,density,drag) to the tip trajectory in TIP.csv (t and\n"
     "any of x, y, z; t = 0 is the release, earlier rows are the static\n"
-    "state) by Levenberg-Marquardt over log-parameters, starting from the\n"
-    "scenario's values (a drag of 0 starts from that of a cylinder in air).\n"
-    "The Jacobian's simulations run in parallel on N threads (default: the\n"
-    "online cores).\n\n"
+    "state) or the shape file SHAPE.h5 (rodsim track --shape) by\n"
+    "Levenberg-Marquardt over log-parameters, starting from the scenario's\n"
+    "values (a drag of 0 starts from that of a cylinder in air). Samples the\n"
+    "tracker flagged (valid = 0) are left out. The Jacobian's simulations\n"
+    "run in parallel on N threads (default: the online cores).\n\n"
     "Objectives:\n"
-    "  trajectory  simulated minus measured tip at every sample (default)\n"
+    "  trajectory  simulated minus measured tip at every sample (default\n"
+    "              for a tip CSV)\n"
     "  features    first peak, first valley, final peak and frequency of z\n"
-    "              after release (Till & Rucker 2017, section III.A)\n\n"
+    "              after release (Till & Rucker 2017, section III.A)\n"
+    "  shape       simulated minus measured centreline at every point of\n"
+    "              every frame (default for a shape file)\n\n"
     "Writes the scenario with the fitted values and a [fit] section (keys,\n"
     "std_error, start, rms_residual, iterations, simulations) to FITTED.ini\n"
     "(default: standard output); a summary goes to standard error.\n"
@@ -62,20 +67,32 @@ static int parse(calibrate_args *a, int argc, char **argv) {
     }
   }
   if (!a->data) {
-    cli_fail("calibrate: missing --data TIP.csv (see rodsim calibrate --help)");
+    cli_fail("calibrate: missing --data TIP.csv or SHAPE.h5 (see rodsim "
+             "calibrate --help)");
     return CLI_BAD_INPUT;
   }
   return CLI_OK;
 }
 
 /* The options from the arguments; prints and returns CLI_BAD_INPUT. */
-static int options(const calibrate_args *a, const rod_scenario *sc,
+static int options(const calibrate_args *a, const rod_scenario *sc, bool shape,
                    rod_calib_options *o) {
   *o = rod_calib_default_options();
+  if (shape)
+    o->objective = ROD_CALIB_SHAPE;
   if (a->objective && strcmp(a->objective, "features") == 0)
     o->objective = ROD_CALIB_FEATURES;
-  else if (a->objective && strcmp(a->objective, "trajectory") != 0) {
-    cli_fail("--objective: expected trajectory or features (got '%s')",
+  else if (a->objective && strcmp(a->objective, "trajectory") == 0)
+    o->objective = ROD_CALIB_TRAJECTORY;
+  else if (a->objective && strcmp(a->objective, "shape") == 0) {
+    if (!shape) {
+      cli_fail("--objective: shape needs a shape file (rodsim track --shape) "
+               "as --data, not %s",
+               a->data);
+      return CLI_BAD_INPUT;
+    }
+  } else if (a->objective) {
+    cli_fail("--objective: expected trajectory, features or shape (got '%s')",
              a->objective);
     return CLI_BAD_INPUT;
   }
@@ -115,19 +132,36 @@ static const char *unit_of(const char *key) {
   return "";
 }
 
+/* The measured data: a tip CSV or a shape file. */
+typedef struct {
+  rod_tip_data *tip;
+  rod_shape_data *shape;
+} measured;
+
 static void summary(const rod_calib_options *o, const rod_calib_result *r,
-                    const rod_tip_data *d, const char *data_name) {
+                    const measured *d, const char *data_name) {
   const char *coords[3] = {"x", "y", "z"};
+  const char *objective = o->objective == ROD_CALIB_FEATURES ? "features"
+                          : o->objective == ROD_CALIB_SHAPE  ? "shape"
+                                                             : "trajectory";
   char have[16] = "";
-  for (int c = 0; c < 3; c++)
-    if (d->has[c])
+  for (int c = 0; d->tip && c < 3; c++)
+    if (d->tip->has[c])
       snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
                have[0] ? "," : "", coords[c]);
-  fprintf(stderr,
-          "calibrate: %d keys to %d samples (t,%s) of %s, %s "
-          "objective\n",
-          o->nkeys, d->n, have, data_name,
-          o->objective == ROD_CALIB_FEATURES ? "features" : "trajectory");
+  if (d->shape)
+    fprintf(stderr,
+            "calibrate: %d keys to %d frames of %d points (x,z) of %s, %s "
+            "objective\n",
+            o->nkeys, d->shape->frames, d->shape->points, data_name, objective);
+  else
+    fprintf(stderr,
+            "calibrate: %d keys to %d samples (t,%s) of %s, %s "
+            "objective\n",
+            o->nkeys, d->tip->n, have, data_name, objective);
+  if (r->skipped > 0)
+    fprintf(stderr, "  %d flagged %s (valid = 0) left out\n", r->skipped,
+            d->shape ? "frames" : "samples");
   for (int j = 0; j < o->nkeys; j++)
     fprintf(stderr, "  %-18s %-12.7g +- %-9.3g %-8s (start %.6g)\n", o->keys[j],
             r->value[j], r->std_error[j], unit_of(o->keys[j]), r->initial[j]);
@@ -191,29 +225,34 @@ int cmd_calibrate(int argc, char **argv) {
   a.c.output = NULL; /* -o names the fitted scenario, not output.file */
   rod_scenario sc, fitted;
   rod_calib_options o;
+  const bool shape = rod_shape_is_hdf5(a.data);
   if ((rc = cli_load(&a.c, &sc)) != CLI_OK ||
-      (rc = options(&a, &sc, &o)) != CLI_OK)
+      (rc = options(&a, &sc, shape, &o)) != CLI_OK)
     return rc;
   if (!a.c.quiet && isatty(STDERR_FILENO))
     o.progress = progress;
   rod_error err = {{0}, {0}, {0}, 0};
-  rod_tip_data *data;
-  if (rod_tip_read(a.data, &data, &err) != ROD_OK) {
+  measured data = {NULL, NULL};
+  int st = shape ? rod_shape_read(a.data, &data.shape, &err)
+                 : rod_tip_read(a.data, &data.tip, &err);
+  if (st != ROD_OK) {
     cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
   rod_calib_result r;
-  int st = rod_calib_fit(&sc, data, a.data, &o, &fitted, &r, &err);
+  st = shape
+           ? rod_calib_fit_shape(&sc, data.shape, a.data, &o, &fitted, &r, &err)
+           : rod_calib_fit(&sc, data.tip, a.data, &o, &fitted, &r, &err);
   if (o.progress)
     fputs("\r\033[K", stderr);
+  if (st == ROD_OK && !a.c.quiet)
+    summary(&o, &r, &data, a.data);
+  rod_tip_data_free(data.tip);
+  rod_shape_free(data.shape);
   if (st != ROD_OK) {
     cli_print_error(&err);
-    rod_tip_data_free(data);
     return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
   }
-  if (!a.c.quiet)
-    summary(&o, &r, data, a.data);
-  rod_tip_data_free(data);
   rc = write_fitted(fitted_path, &fitted, &o, &r);
   if (rc == CLI_OK && !r.converged) {
     cli_fail("%s: the fit did not converge in %d iterations (the best point "

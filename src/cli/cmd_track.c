@@ -369,9 +369,9 @@ static void summary(const track_args *a, const rod_track_result *r,
   if (!quiet) {
     fprintf(stderr, "track: %s: %ld frames", a->input, r->frames);
     if (r->is_video)
-      fprintf(stderr, " (%dx%d %s, %s)", r->video.width, r->video.height,
-              r->video.codec,
-              a->o.timestamps ? "times from the video" : "times from --fps");
+      fprintf(stderr, " (%dx%d %s, times from %s)", r->video.width,
+              r->video.height, r->video.codec,
+              a->o.timestamps ? "the video" : "--fps");
     fprintf(stderr, " in %.2f s, %.0f frames/s decoded and tracked\n",
             r->seconds, r->frames / fmax(r->seconds, 1e-9));
     if (r->method == ROD_TRACK_CENTRELINE) {

@@ -76,14 +76,19 @@ static int record(void *user, double t, const rod_sample *s,
   if (r->count >= r->capacity && grow(r, s->points) != ROD_OK)
     return ROD_ENOMEM;
   if (r->count == 0) {
-    r->points = s->points;
-    if (r->keep_rod) { /* sized once, at the first sample */
+    /* sized at the first sample of the first run; a recorder reused for
+     * another run of the same rod (calibrate) keeps its buffers */
+    if (r->keep_rod && (!r->rod || r->points != s->points)) {
+      free(r->rod);
+      free(r->s);
       r->rod = malloc((size_t)r->capacity * s->points * 3 * sizeof(double));
       r->s = malloc((size_t)s->points * sizeof(double));
       if (!r->rod || !r->s)
         return ROD_ENOMEM;
-      memcpy(r->s, s->s, (size_t)s->points * sizeof(double));
     }
+    r->points = s->points;
+    if (r->keep_rod)
+      memcpy(r->s, s->s, (size_t)s->points * sizeof(double));
   }
   if (s->points != r->points)
     return ROD_EINVAL;

@@ -219,25 +219,74 @@ static void stroke(rod_renderer *r) {
 
 /* ---- lighting, blur, noise ---------------------------------------------*/
 
-/* One pass of the separable Gaussian along rows (dx = 1) or columns, the
- * image's edge pixels repeated beyond it. */
-static void blur_pass(const rod_renderer *r, const float *in, float *out,
-                      bool rows) {
+/* The separable Gaussian, the image's edge pixels repeated beyond it:
+ * along each row (the edges apart, no index clamping), then down the
+ * columns as weighted sums of whole rows, which stream through memory. */
+static void blur_rows(const rod_renderer *r, const float *in, float *out) {
   const int w = r->s.width, h = r->s.height, R = r->radius;
-  const int len = rows ? w : h, lines = rows ? h : w;
-  const size_t step = rows ? 1 : (size_t)w, next = rows ? (size_t)w : 1;
-  for (int l = 0; l < lines; l++) {
-    const float *src = in + (size_t)l * next;
-    float *dst = out + (size_t)l * next;
-    for (int i = 0; i < len; i++) {
+  const double *g = r->kernel + R; /* g[-R..R] */
+  for (int y = 0; y < h; y++) {
+    const float *src = in + (size_t)y * (size_t)w;
+    float *dst = out + (size_t)y * (size_t)w;
+    for (int x = 0; x < w; x++) {
       double sum = 0;
-      for (int k = -R; k <= R; k++) {
-        int j = i + k;
-        j = j < 0 ? 0 : j >= len ? len - 1 : j;
-        sum += r->kernel[k + R] * src[(size_t)j * step];
+      if (x >= R && x < w - R) {
+        for (int k = -R; k <= R; k++)
+          sum += g[k] * src[x + k];
+      } else {
+        for (int k = -R; k <= R; k++) {
+          int j = x + k < 0 ? 0 : x + k >= w ? w - 1 : x + k;
+          sum += g[k] * src[j];
+        }
       }
-      dst[(size_t)i * step] = (float)sum;
+      dst[x] = (float)sum;
     }
+  }
+}
+
+static void blur_columns(const rod_renderer *r, const float *in, float *out) {
+  const int w = r->s.width, h = r->s.height, R = r->radius;
+  const double *g = r->kernel + R;
+  for (int y = 0; y < h; y++) {
+    float *dst = out + (size_t)y * (size_t)w;
+    for (int x = 0; x < w; x++)
+      dst[x] = 0;
+    for (int k = -R; k <= R; k++) {
+      int j = y + k < 0 ? 0 : y + k >= h ? h - 1 : y + k;
+      const float *src = in + (size_t)j * (size_t)w, gk = (float)g[k];
+      for (int x = 0; x < w; x++)
+        dst[x] += gk * src[x];
+    }
+  }
+}
+
+/* xorshift64* (Vigna 2016): the noise of a frame is most of the cost of
+ * drawing it, so a fast stream, seeded per frame by the counter-based
+ * generator so that a frame's noise does not depend on the others. */
+static double next_uniform(uint64_t *x) {
+  *x ^= *x >> 12;
+  *x ^= *x << 25;
+  *x ^= *x >> 27;
+  return (double)((*x * 0x2545f4914f6cdd1du) >> 11) * 0x1.0p-53;
+}
+
+/* Gaussian noise of standard deviation sigma on every pixel: Marsaglia's
+ * polar method, two deviates per accepted pair, no trigonometry. */
+static void add_noise(rod_image *img, double sigma, uint64_t seed,
+                      uint64_t frame) {
+  uint64_t x = (uint64_t)(rod_random_uniform(seed, frame) * 0x1.0p63) | 1u;
+  const size_t npix = (size_t)img->width * (size_t)img->height;
+  for (size_t p = 0; p < npix; p += 2) {
+    double u, v, q;
+    do {
+      u = 2 * next_uniform(&x) - 1;
+      v = 2 * next_uniform(&x) - 1;
+      q = u * u + v * v;
+    } while (q >= 1 || q == 0);
+    double f = sigma * sqrt(-2 * log(q) / q);
+    img->lum[p] += (float)(u * f);
+    if (p + 1 < npix)
+      img->lum[p + 1] += (float)(v * f);
   }
 }
 
@@ -263,15 +312,11 @@ int rod_render_frame(rod_renderer *r, const double *points, int n,
       img->lum[p] = (float)(bg + (s->rod - bg) * r->cover[p]);
     }
   if (r->radius > 0) {
-    blur_pass(r, img->lum, r->blurred, true);
-    blur_pass(r, r->blurred, img->lum, false);
+    blur_rows(r, img->lum, r->blurred);
+    blur_columns(r, r->blurred, img->lum);
   }
-  if (s->noise > 0) {
-    const size_t npix = (size_t)w * (size_t)h;
-    for (size_t p = 0; p < npix; p++)
-      img->lum[p] +=
-          (float)(s->noise * rod_random_gaussian(s->seed, frame * npix + p));
-  }
+  if (s->noise > 0)
+    add_noise(img, s->noise, s->seed, frame);
   return ROD_OK;
 }
 
