@@ -122,7 +122,7 @@ typedef struct {
   bool energy_grew;
   double energy_before, energy_after, energy_time;
   rod_static_report statics; /* the static solve's report */
-  char message[256]; /* why the simulation stopped, when it did */
+  char message[256];         /* why the simulation stopped, when it did */
 } rod_sim_result;
 
 typedef struct rod_sim rod_sim;
@@ -251,6 +251,14 @@ int rod_sim_get_energies(rod_sim *sim, double out[3]);
 
 /* Statistics so far (steps, iterations, the last step's, ...). */
 void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
+
+/* One statistic by name, for bindings that do not see rod_sim_result's
+ * layout: "time", "steps", "samples", "iterations", "integrations",
+ * "fallbacks", "max_residual", "wall_time", "step_wall", the last step's
+ * (or the static solve's) "last_iterations", "last_integrations",
+ * "last_residual", "last_method", and "status". ROD_EINVAL for another
+ * name. */
+int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value);
 
 /* ---- all in one -------------------------------------------------------- */
 

@@ -756,6 +756,33 @@ void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out) {
   *out = sim->res;
 }
 
+int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value) {
+  const rod_sim_result *r = &sim->res;
+  const struct {
+    const char *name;
+    double value;
+  } stats[] = {{"time", r->time},
+               {"steps", r->steps},
+               {"samples", r->samples},
+               {"iterations", (double)r->iterations},
+               {"integrations", r->integrations},
+               {"fallbacks", r->fallbacks},
+               {"max_residual", r->max_residual},
+               {"wall_time", r->wall_time},
+               {"step_wall", r->step_wall},
+               {"last_iterations", r->last.iterations},
+               {"last_integrations", r->last.integrations},
+               {"last_residual", r->last.residual},
+               {"last_method", r->last.method},
+               {"status", r->status}};
+  for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
+    if (strcmp(stats[i].name, name) == 0) {
+      *value = stats[i].value;
+      return ROD_OK;
+    }
+  return ROD_EINVAL;
+}
+
 /* ---- all in one -------------------------------------------------------- */
 
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
