@@ -33,6 +33,9 @@ void rod_rk45_free(rod_rk45 *w);
 /* Forget the step size and the stored derivative (after the state was
  * changed by the caller, e.g. a load was released). */
 void rod_rk45_reset(rod_rk45 *w);
+/* Forget only the stored derivative and keep the step size (after the
+ * state was restored or the forcing changed at the current time). */
+void rod_rk45_invalidate(rod_rk45 *w);
 
 /* Advance y from *t to t_end with error control per step: the weighted RMS
  * norm of the embedded error estimate, weights atol_i + rtol |y_i|, at most

@@ -65,6 +65,8 @@ void rod_rk45_reset(rod_rk45 *w) {
   w->have_fsal = 0;
 }
 
+void rod_rk45_invalidate(rod_rk45 *w) { w->have_fsal = 0; }
+
 /* Weighted RMS norm of x with weights atol + rtol max(|y|, |y1|). */
 static double wnorm(const rod_rk45 *w, const double *x, const double *y,
                     const double *y1, const rod_rk45_options *o) {

@@ -113,6 +113,31 @@ START_TEST(bad_overrides) {
 }
 END_TEST
 
+/* Contact: bad bodies and what this build does not solve, one line each. */
+START_TEST(bad_contact) {
+  make_dir();
+  write_file("good.ini", good);
+  const char *rk4 = "run good.ini --set solver.backend=rfem "
+                    "--set rfem.integrator=rk4 ";
+  char args[512];
+  snprintf(args, sizeof args, "%s--set 'plane.normal=0 0 0'", rk4);
+  expect_bad(args, "plane.normal", "zero vector");
+  snprintf(args, sizeof args,
+           "%s--set obstacle.s.shape=sphere --set obstacle.s.radius=-1", rk4);
+  expect_bad(args, "obstacle.s.radius", "> 0");
+  snprintf(args, sizeof args,
+           "%s--set obstacle.s.shape=sphere --set 'obstacle.s.center=0.01 0 "
+           "0' --set obstacle.s.radius=0.02",
+           rk4);
+  expect_bad(args, "obstacle.s", "contains the clamp");
+  expect_bad("run good.ini --set 'plane.point=0 0 -0.1'", "solver.backend",
+             "[plane]");
+  expect_bad("run good.ini --set solver.backend=rfem --set "
+             "'plane.point=0 0 -0.1'",
+             "rfem.integrator", "rk45 or rk4");
+}
+END_TEST
+
 START_TEST(help_and_version) {
   make_dir();
   char err[1024];
@@ -293,6 +318,7 @@ static Suite *cli_suite(void) {
   tcase_add_checked_fixture(tc, NULL, remove_dir);
   tcase_add_test(tc, bad_scenario_values);
   tcase_add_test(tc, bad_overrides);
+  tcase_add_test(tc, bad_contact);
   tcase_add_test(tc, help_and_version);
   tcase_add_test(tc, set_and_output_override);
   tcase_add_test(tc, failure_keeps_converged_steps);

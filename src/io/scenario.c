@@ -2,6 +2,7 @@
  * canonical INI text, all driven by the key tables of scenario_keys.c. */
 #include "rod/scenario.h"
 
+#include "scenario_contact.h"
 #include "scenario_keys.h"
 
 #include <ctype.h>
@@ -896,16 +897,7 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
     return rod_error_set(err, ROD_EUNSUPPORTED, file, label,
                          "loads in time are not supported by this build");
   }
-  if (sc->plane.enabled)
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, "[plane]",
-                         "contact is not supported by this build");
-  if (sc->obstacles.count > 0) {
-    char label[96];
-    snprintf(label, sizeof label, "[obstacle.%s]", sc->obstacles.item[0].name);
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, label,
-                         "contact is not supported by this build");
-  }
-  return ROD_OK;
+  return rod_scenario_check_contact(sc, file, err);
 }
 
 /* ---- canonical text ---------------------------------------------------- */

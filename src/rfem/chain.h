@@ -96,6 +96,16 @@ int rod_chain_aba(rod_chain *c, const double *tau, const double *fext,
 int rod_chain_solve_mass(rod_chain *c, const double *extra, const double *b,
                          double *x);
 
+/* The same solve split into a factorisation and back-solves, for many
+ * right-hand sides on one matrix (the Delassus matrix J (M + diag(extra))^-1
+ * J^T of contact, one solve per contact row): rod_chain_mass_factor runs
+ * the ABA's inward pass of articulated inertias once (O(n)); each
+ * rod_chain_mass_solve then costs the bias and acceleration passes only
+ * (O(n)). A solve is valid until the next call that runs a dynamics pass
+ * (ABA, CRBA, load stiffness, solve_mass) or a new factorisation. */
+int rod_chain_mass_factor(rod_chain *c, const double *extra);
+void rod_chain_mass_solve(rod_chain *c, const double *b, double *x);
+
 /* Inverse dynamics by the RNEA: the torques tau (N m) that produce qdd with
  * fext (may be NULL) and gravity, armatures included. */
 void rod_chain_rnea(rod_chain *c, const double *qdd, const double *fext,

@@ -72,6 +72,7 @@ typedef struct rod_rfem {
   double *Q_new;   /* Maxwell torques at the end of the step being solved */
   double *v_start; /* rates at the start of the step (Maxwell update) */
   double h;        /* s, the step being solved (generalized-alpha) */
+  int ga_substeps; /* substeps this output step needed so far (contact) */
   double seg_lo, seg_hi; /* s, the integration segment (rfem_motor_accel) */
   long evaluations;      /* dynamics passes (ABA, RNEA, mass solves) */
 
@@ -96,6 +97,17 @@ typedef struct rod_rfem {
   double *xs;    /* nlinks: static unknowns */
   double *rs;    /* nlinks: static residual */
   double *kbuf;  /* nlinks^2: dead-load stiffness */
+
+  /* a step's start, kept by rfem_save for the contact stepper's
+   * re-integrations: time, full link vectors and the integrator's state */
+  double saved_t;
+  double *saved_q, *saved_v, *saved_qdd, *saved_Q;
+  double *saved_ga; /* 4 nfree + nlinks (generalized-alpha) */
+  double *saved_y;  /* ny (rk45, rk4) */
+
+  /* contact with [plane] and [obstacle.NAME] (rfem_contact.h); NULL
+   * without */
+  struct rfem_contacts *contact;
 
   /* output */
   bool at_static; /* the state is the static one (loads before release) */
@@ -157,11 +169,37 @@ void rfem_maxwell_update(const rod_rfem *r, double h, const double *Q0,
 /* Elastic energy of the joint springs (J). */
 double rfem_elastic_energy(const rod_rfem *r);
 
+/* rfem_contact_step.c: advance from r->t to t_end inside one smooth
+ * segment with contact (docs/contact.md). */
+int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st);
+
 /* rfem_static.c: static equilibrium by Levenberg-Marquardt with the exact
  * Jacobian (spring stiffness minus the dead-load stiffness). */
 int rfem_solve_static(rod_rfem *r, rod_step_stats *st);
+/* The static residual (scaled by L / EI) of the free angles x and its exact
+ * Jacobian (may be NULL): a rod_lm_residual, with user the backend. The
+ * contact forces applied (rfem_contact_set_forces) count as dead loads. */
+int rfem_static_residual(const double *x, double *res, double *J, void *user);
 
 /* rfem_step.c */
+/* (M + diag(extra)) of an implicit step of size h: the joints' stiffness
+ * times beta_p and damping times gamma_p (Maxwell joints: their spring
+ * through the step's update, rfem_maxwell_weights). */
+void rfem_iteration_extras(const rod_rfem *r, double h, double beta_p,
+                           double gamma_p, double *extra);
+/* Advance from r->t to t_end inside one smooth segment with the scenario's
+ * integrator (no contact handling). */
+int rfem_advance_free(rod_rfem *r, double t_end, rod_step_stats *st);
+/* Keep the current state (and the integrator's), and go back to it. */
+void rfem_save(rod_rfem *r);
+void rfem_restore(rod_rfem *r);
+/* Accelerations at the state (r->t, r->q, r->v, r->Q) with the current
+ * forcing and a fresh start of the integrator there (after a release, a
+ * jump of the forcing or an impulse). */
+int rfem_restart(rod_rfem *r);
+/* Go on from velocities r->v that an impulse changed: generalized-alpha
+ * keeps its accelerations, RK45 its step size. */
+int rfem_velocity_jump(rod_rfem *r);
 /* Accelerations at the state (r->t, r->q, r->v, r->Q) after the release,
  * and the integrators' start. */
 int rfem_start_dynamics(rod_rfem *r);

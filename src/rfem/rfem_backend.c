@@ -9,6 +9,7 @@
 #include "core/loads.h"
 #include "core/v3.h"
 #include "rfem/rfem.h"
+#include "rfem/rfem_contact.h"
 
 static void destroy(void *self) {
   rod_rfem *r = self;
@@ -48,6 +49,13 @@ static void destroy(void *self) {
   free(r->out_vel);
   free(r->out_force);
   free(r->out_moment);
+  free(r->saved_q);
+  free(r->saved_v);
+  free(r->saved_qdd);
+  free(r->saved_Q);
+  free(r->saved_ga);
+  free(r->saved_y);
+  rfem_contact_free(r->contact);
   free(r);
 }
 
@@ -107,6 +115,20 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
                          "the precurvature turns the rod out of the chain's "
                          "bending plane (set rfem.planar = false)");
   }
+  if (st == ROD_OK)
+    st = rfem_contact_create(r);
+  if (st == ROD_OK && r->contact) { /* the contact stepper's re-integrations */
+    const size_t nl = (size_t)r->nlinks;
+    r->saved_q = calloc(nl, sizeof(double));
+    r->saved_v = calloc(nl, sizeof(double));
+    r->saved_qdd = calloc(nl, sizeof(double));
+    r->saved_Q = calloc(nl, sizeof(double));
+    r->saved_ga = calloc(4 * (size_t)r->nfree + nl, sizeof(double));
+    r->saved_y = calloc((size_t)r->ny, sizeof(double));
+    if (!r->saved_q || !r->saved_v || !r->saved_qdd || !r->saved_Q ||
+        !r->saved_ga || !r->saved_y)
+      st = ROD_ENOMEM;
+  }
   if (st != ROD_OK) {
     destroy(r);
     return rod_error_set(err, st, sc->source, "rfem.segments",
@@ -131,6 +153,9 @@ static int solve_static(void *self, rod_step_stats *st) {
   if (status != ROD_OK)
     return status;
   r->at_static = true;
+  if (r->contact) /* the static contact forces act at 0+ until the first
+                     step changes them */
+    rfem_contact_update_torque(r);
   return rfem_start_dynamics(r);
 }
 
@@ -148,6 +173,8 @@ static int step(void *self, double t, rod_step_stats *st) {
 static void internal_forces(rod_rfem *r) {
   const int n = r->nlinks;
   rfem_external_forces(r, r->t, r->at_static, r->fext);
+  if (r->contact) /* the contact forces where they act */
+    rfem_contact_add_forces(r, r->fext);
   if (r->at_static)
     memset(r->full, 0, (size_t)n * sizeof(double));
   else
@@ -198,6 +225,15 @@ static int sample(void *self, rod_sample *out) {
   internal_forces(r);
   out->force = r->out_force;
   out->moment = r->out_moment;
+  if (r->contact) {
+    rfem_contacts *c = r->contact;
+    rfem_contact_detect(r, r->contact->margin);
+    rfem_contact_output(r);
+    out->contact_force = c->out_force;
+    out->contact_active = c->out_active;
+    out->contact_gap_min = c->gap_min;
+    out->dissipated_contact = c->dissipated;
+  }
   out->kinetic = rod_chain_kinetic_energy(r->chain);
   out->elastic = rfem_elastic_energy(r);
   out->gravity = rod_chain_gravity_energy(r->chain);

@@ -10,6 +10,7 @@
 #include "core/loads.h"
 #include "core/v3.h"
 #include "rfem/rfem.h"
+#include "rfem/rfem_contact.h"
 
 double rfem_motor_accel(const rod_rfem *r, double t) {
   const rod_scenario *sc = &r->sc;
@@ -74,6 +75,9 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
     double spring = r->maxwell ? Q[i] : r->k[i] * (q[i] - r->q0[i]);
     tau[i] = -spring - r->c[i] * v[i];
   }
+  if (r->contact) /* the step's contact forces, J^T f, on the free joints */
+    for (int i = r->first_free; i < r->nlinks; i++)
+      tau[i] += r->contact->torque[i];
 }
 
 /* Simpson's rule is exact for the cubic x^j u^2 on a piece where u keeps

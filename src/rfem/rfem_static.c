@@ -10,17 +10,21 @@
 
 #include "core/loads.h"
 #include "rfem/rfem.h"
+#include "rfem/rfem_contact.h"
 
-static int static_residual(const double *x, double *res, double *J,
-                           void *user) {
+int rfem_static_residual(const double *x, double *res, double *J, void *user) {
   rod_rfem *r = user;
   const int f0 = r->first_free, nf = r->nfree, n = r->nlinks;
   const double scale = r->L / r->EI;
   memcpy(r->q + f0, x, (size_t)nf * sizeof(double));
   memset(r->v, 0, (size_t)n * sizeof(double));
   rod_chain_update(r->chain, r->q, NULL);
-  rod_chain_load loads[2];
+  /* the static loads, and the contact forces as dead loads */
+  rod_chain_load tip_loads[2];
+  rod_chain_load *loads = r->contact ? rfem_contact_loads(r) : tip_loads;
   int nl = rfem_point_loads(r, 0.0, true, loads);
+  if (r->contact)
+    nl += rfem_contact_applied_loads(r, loads + nl);
   memset(r->fext, 0, 6 * (size_t)n * sizeof(double));
   for (int i = 0; i < nl; i++)
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
@@ -70,14 +74,18 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
   double *x = r->xs; /* the free angles, from the unloaded shape */
   memcpy(x, r->q0 + r->first_free, (size_t)r->nfree * sizeof(double));
   long ev0 = r->evaluations;
-  int status = rod_lm_solve(r->lm, static_residual, x, &o, &ls, r);
+  int status = rod_lm_solve(r->lm, rfem_static_residual, x, &o, &ls, r);
   st->iterations = ls.iterations;
   st->integrations = (int)(r->evaluations - ev0);
   st->residual = ls.residual;
   st->method = ROD_METHOD_SIMPLE;
   if (status != ROD_OK)
     return status;
-  static_residual(x, r->rs, NULL, r); /* q, Q at the solution */
+  rfem_static_residual(x, r->rs, NULL, r); /* q, Q at the solution */
   r->t = 0.0;
-  return ROD_OK;
+  if (r->contact) { /* the rod on the bodies it would enter */
+    status = rfem_contact_static(r, st);
+    st->integrations = (int)(r->evaluations - ev0);
+  }
+  return status;
 }

@@ -35,14 +35,11 @@ static int ga_residual(double t, const double *qf, const double *vf,
  * matrix: the load stiffness and the velocity terms of the bias forces and
  * drag, small next to M / beta' at the step sizes used, so the Newton
  * iteration converges linearly and fast. */
-static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
-                    double *dx, void *user) {
-  (void)t;
-  rod_rfem *r = user;
-  const int f0 = r->first_free;
+void rfem_iteration_extras(const rod_rfem *r, double h, double beta_p,
+                           double gamma_p, double *extra) {
   double E = 0, w0 = 0, w1 = 0;
   if (r->maxwell)
-    rfem_maxwell_weights(r->h, r->relax, &E, &w0, &w1);
+    rfem_maxwell_weights(h, r->relax, &E, &w0, &w1);
   for (int i = 0; i < r->nlinks; i++) {
     double K = r->k[i], D = r->c[i];
     if (r->role[i] == RFEM_MOTOR && r->prescribed)
@@ -51,8 +48,16 @@ static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
       K = 0.0;
       D += r->k[i] * w1;
     }
-    r->extra[i] = beta_p * K + gamma_p * D;
+    extra[i] = beta_p * K + gamma_p * D;
   }
+}
+
+static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
+                    double *dx, void *user) {
+  (void)t;
+  rod_rfem *r = user;
+  const int f0 = r->first_free;
+  rfem_iteration_extras(r, r->h, beta_p, gamma_p, r->extra);
   if (f0)
     r->full[0] = 0.0;
   memcpy(r->full + f0, b, (size_t)r->nfree * sizeof(double));
@@ -64,23 +69,23 @@ static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
 
 static const rod_genalpha_system ga_system = {ga_residual, ga_solve};
 
-/* Save / restore the generalized-alpha state and the Maxwell torques, so a
- * step that fails can be retried in substeps. */
-static void ga_save(rod_rfem *r, double *t0) {
+/* Save / restore the generalized-alpha state and the Maxwell torques into
+ * buf (4 nfree + nlinks doubles), so a step that fails can be retried in
+ * substeps. */
+static void ga_save(rod_rfem *r, double *buf, double *t0) {
   const size_t nf = (size_t)r->nfree, bytes = nf * sizeof(double);
   *t0 = rod_genalpha_time(r->ga);
-  memcpy(r->ga_save, rod_genalpha_q(r->ga), bytes);
-  memcpy(r->ga_save + nf, rod_genalpha_v(r->ga), bytes);
-  memcpy(r->ga_save + 2 * nf, rod_genalpha_qdd(r->ga), bytes);
-  memcpy(r->ga_save + 3 * nf, rod_genalpha_a(r->ga), bytes);
-  memcpy(r->ga_save + 4 * nf, r->Q, (size_t)r->nlinks * sizeof(double));
+  memcpy(buf, rod_genalpha_q(r->ga), bytes);
+  memcpy(buf + nf, rod_genalpha_v(r->ga), bytes);
+  memcpy(buf + 2 * nf, rod_genalpha_qdd(r->ga), bytes);
+  memcpy(buf + 3 * nf, rod_genalpha_a(r->ga), bytes);
+  memcpy(buf + 4 * nf, r->Q, (size_t)r->nlinks * sizeof(double));
 }
 
-static void ga_restore(rod_rfem *r, double t0) {
+static void ga_restore(rod_rfem *r, const double *buf, double t0) {
   const size_t nf = (size_t)r->nfree;
-  rod_genalpha_init(r->ga, t0, r->ga_save, r->ga_save + nf, r->ga_save + 2 * nf,
-                    r->ga_save + 3 * nf);
-  memcpy(r->Q, r->ga_save + 4 * nf, (size_t)r->nlinks * sizeof(double));
+  rod_genalpha_init(r->ga, t0, buf, buf + nf, buf + 2 * nf, buf + 3 * nf);
+  memcpy(r->Q, buf + 4 * nf, (size_t)r->nlinks * sizeof(double));
 }
 
 static int ga_substeps(rod_rfem *r, double t_end, int m,
@@ -119,17 +124,53 @@ static double ga_error(const rod_rfem *r, double h) {
   return h * h * fabs(beta - 1.0 / 6.0) * sum * r->L;
 }
 
+void rfem_save(rod_rfem *r) {
+  const size_t N = (size_t)r->nlinks * sizeof(double);
+  r->saved_t = r->t;
+  memcpy(r->saved_q, r->q, N);
+  memcpy(r->saved_v, r->v, N);
+  memcpy(r->saved_qdd, r->qdd, N);
+  memcpy(r->saved_Q, r->Q, N);
+  if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA) {
+    double t0;
+    ga_save(r, r->saved_ga, &t0);
+  } else {
+    memcpy(r->saved_y, r->y, (size_t)r->ny * sizeof(double));
+  }
+}
+
+void rfem_restore(rod_rfem *r) {
+  const size_t N = (size_t)r->nlinks * sizeof(double);
+  r->t = r->saved_t;
+  memcpy(r->q, r->saved_q, N);
+  memcpy(r->v, r->saved_v, N);
+  memcpy(r->qdd, r->saved_qdd, N);
+  memcpy(r->Q, r->saved_Q, N);
+  if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA) {
+    ga_restore(r, r->saved_ga, r->saved_t);
+  } else {
+    memcpy(r->y, r->saved_y, (size_t)r->ny * sizeof(double));
+    rod_rk45_invalidate(r->rk45); /* the forcing may have changed */
+  }
+}
+
 /* One output step; a step whose Newton iteration fails is retried in 2, 4,
  * ... 64 substeps from the saved state. */
 static int ga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
   double t0;
-  ga_save(r, &t0);
+  ga_save(r, r->ga_save, &t0);
   rod_genalpha_stats gs = {0, 0, 0};
   int status = ROD_ENOCONV;
-  for (int m = 1; m <= 64 && status != ROD_OK; m *= 2) {
-    if (m > 1)
-      ga_restore(r, t0);
+  /* from the substeps an earlier attempt at this step needed (contact
+   * integrates a step again: its end state then stays a smooth function
+   * of the contact forces) */
+  const int m0 = r->ga_substeps > 1 ? r->ga_substeps : 1;
+  for (int m = m0; m <= 64 && status != ROD_OK; m *= 2) {
+    if (m > m0)
+      ga_restore(r, r->ga_save, t0);
     status = ga_substeps(r, t_end, m, &gs);
+    if (status == ROD_OK && r->contact)
+      r->ga_substeps = m;
   }
   st->iterations += gs.iterations;
   st->residual = fmax(st->residual, gs.residual);
@@ -138,7 +179,7 @@ static int ga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
   if (isfinite(r->step_tolerance)) {
     st->error = fmax(st->error, ga_error(r, t_end - t0));
     if (st->error > r->step_tolerance) {
-      ga_restore(r, t0);
+      ga_restore(r, r->ga_save, t0);
       st->rejected = 1;
       return ROD_OK;
     }
@@ -228,7 +269,7 @@ static double spectral_bound(rod_rfem *r, double t) {
  * release, or after a jump of the motor's acceleration), and a fresh start
  * of the integrator there: generalized-alpha's algorithmic acceleration and
  * RK45's stored derivative would carry the value from before the jump. */
-static int restart(rod_rfem *r) {
+int rfem_restart(rod_rfem *r) {
   const int f0 = r->first_free;
   const double t = r->t;
   r->seg_lo = t;
@@ -253,8 +294,25 @@ static int restart(rod_rfem *r) {
   return ROD_OK;
 }
 
+int rfem_velocity_jump(rod_rfem *r) {
+  const int f0 = r->first_free;
+  if (r->sc.rfem.integrator != ROD_RFEM_GENALPHA) {
+    pack_state(r);
+    rod_rk45_invalidate(r->rk45);
+    return ROD_OK;
+  }
+  /* the accelerations (true and algorithmic) go on: an impulse changes the
+   * velocities, and recomputing the accelerations would hand the chain's
+   * stiff, under-resolved modes accelerations the step cannot follow */
+  double *qdd = r->full, *a = r->tau2;
+  memcpy(qdd, rod_genalpha_qdd(r->ga), (size_t)r->nfree * sizeof(double));
+  memcpy(a, rod_genalpha_a(r->ga), (size_t)r->nfree * sizeof(double));
+  rod_genalpha_init(r->ga, r->t, r->q + f0, r->v + f0, qdd, a);
+  return ROD_OK;
+}
+
 int rfem_start_dynamics(rod_rfem *r) {
-  int st = restart(r); /* at 0+: the tip mass and preload are gone */
+  int st = rfem_restart(r); /* at 0+: the tip mass and preload are gone */
   if (st != ROD_OK || r->sc.rfem.integrator != ROD_RFEM_RK4)
     return st;
   /* RK4 is stable to |lambda| h = 2.78 (real) .. 2.83 (imaginary); 2.0
@@ -266,8 +324,7 @@ int rfem_start_dynamics(rod_rfem *r) {
   return ROD_OK;
 }
 
-/* Advance the state from r->t to t_end inside one smooth segment. */
-static int advance(rod_rfem *r, double t_end, rod_step_stats *st) {
+int rfem_advance_free(rod_rfem *r, double t_end, rod_step_stats *st) {
   int status = ROD_OK;
   rod_ivp_stats is = {0, 0, 0};
   switch (r->sc.rfem.integrator) {
@@ -299,6 +356,7 @@ static int advance(rod_rfem *r, double t_end, rod_step_stats *st) {
 
 int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
   memset(st, 0, sizeof *st);
+  r->ga_substeps = 1;
   st->method = ROD_METHOD_SIMPLE;
   const long ev0 = r->evaluations;
   int status = ROD_OK;
@@ -311,10 +369,11 @@ int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
     if (b > r->t) {
       r->seg_lo = r->t;
       r->seg_hi = b;
-      status = advance(r, b, st);
+      status = r->contact ? rfem_contact_advance(r, b, st)
+                          : rfem_advance_free(r, b, st);
     }
     if (status == ROD_OK && i < nj)
-      status = restart(r);
+      status = rfem_restart(r);
     if (st->rejected)
       break;
   }

@@ -1,0 +1,53 @@
+/* The bodies of a scenario against its clamp, and the combinations of
+ * contact this build does not solve (docs/contact.md). */
+#include "scenario_contact.h"
+
+#include <stdio.h>
+
+#include "contact/contact.h"
+#include "scenario_keys.h"
+
+/* The first body's section, for messages. */
+static const char *first_body(const rod_scenario *sc, char *buf, size_t n) {
+  if (sc->plane.enabled)
+    return "[plane]";
+  snprintf(buf, n, "[obstacle.%s]", sc->obstacles.item[0].name);
+  return buf;
+}
+
+int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
+                               rod_error *err) {
+  if (!sc->plane.enabled && sc->obstacles.count == 0)
+    return ROD_OK;
+  rod_contact_world w;
+  rod_contact_world_init(&w, sc);
+  for (int i = 0; i < w.count; i++) {
+    double n[3];
+    const double d = rod_obstacle_distance(&w.item[i], sc->base.position, n);
+    if (d < w.rod_radius) {
+      char dt[32], rt[32];
+      rod_format_double(d, dt, sizeof dt);
+      rod_format_double(w.rod_radius, rt, sizeof rt);
+      return rod_error_set(
+          err, ROD_EINVAL, file, w.item[i].label,
+          "contains the clamp: base.position is %s m from its surface, less "
+          "than the rod's radius %s m",
+          dt, rt);
+    }
+  }
+  char label[96];
+  const char *body = first_body(sc, label, sizeof label);
+  if (sc->solver.backend == ROD_BACKEND_KIRCHHOFF)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
+                         "contact (%s) is solved by solver.backend = rfem "
+                         "only in this build",
+                         body);
+  if (sc->rfem.integrator == ROD_RFEM_GENALPHA)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "rfem.integrator",
+                         "contact (%s) with generalized-alpha is not "
+                         "supported by this build (its contact forces can "
+                         "feed energy into the rod): set rfem.integrator = "
+                         "rk45 or rk4",
+                         body);
+  return ROD_OK;
+}

@@ -1,0 +1,13 @@
+/* Checks of [plane] and [obstacle.NAME] that span several keys
+ * (rod_scenario_validate). */
+#ifndef ROD_SCENARIO_CONTACT_H
+#define ROD_SCENARIO_CONTACT_H
+
+#include "rod/scenario.h"
+
+/* ROD_EINVAL when a body contains the clamp (base.position closer to it
+ * than the rod's radius: the clamped end would start inside it). */
+int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
+                               rod_error *err);
+
+#endif

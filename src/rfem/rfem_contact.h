@@ -1,0 +1,151 @@
+/* Contact of the RFEM chain with [plane] and [obstacle.NAME]
+ * (docs/contact.md): the candidate contacts of the rod's capsules, their
+ * frames and Jacobians, the Delassus matrix J (M + diag(extra))^-1 J^T by
+ * the articulated-body factorisation (one O(n) back-solve per contact
+ * row), and the forces a step applies. Only the rfem_*.c files and the
+ * tests see this.
+ *
+ * Contact points: the rod's nodes (the joints and the tip: the spheres
+ * that end the element capsules), and for curved bodies (sphere, capsule,
+ * box) the point of an element's axis nearest to the body where it lies
+ * inside the element. A node belongs to the element it starts (the tip to
+ * the last); its velocity is the same from either element. Points on the
+ * clamped part (no free joint moves them) are left out. */
+#ifndef ROD_RFEM_CONTACT_H
+#define ROD_RFEM_CONTACT_H
+
+#include <lapacke.h>
+
+#include "contact/contact.h"
+#include "rfem/rfem.h"
+
+/* One contact: a point of the rod's surface against one body. */
+typedef struct {
+  int obstacle;    /* index in the world */
+  int slot;        /* node p (1 .. nelements) or nelements + 1 + element */
+  int link;        /* the chain link whose body carries the point */
+  double r[3];     /* m: the axis point of the contact, body coordinates */
+  double x[3];     /* m: the same, world */
+  double gap;      /* m: distance of the surfaces (negative: penetration) */
+  double frame[9]; /* rows n (from the body to the rod), t1, t2: world */
+  double mu, e;    /* friction and restitution of the body */
+} rfem_contact;
+
+typedef struct rfem_contacts {
+  rod_contact_world world;
+  double tol;    /* m: contact tolerance, solver.tolerance x rod.length */
+  double margin; /* m: candidates up to this gap */
+  int nslots;    /* slots per body: 1 + 2 nelements */
+  int rows;      /* rows per contact: 3 with friction, else 1 */
+  int capacity;  /* contacts */
+
+  /* the last detection */
+  int count;
+  rfem_contact *c;
+  double gap_min; /* m, over every node and element */
+
+  /* the forces of the current step at body points, world directions:
+   * the end force f1 of each applied contact, which acts on the joints as
+   * torque = J^T f1 (J at the step's end), constant over the step for the
+   * explicit integrators; generalized-alpha sees forces at the step's ends
+   * only: for it the torque runs from the last step's torque0 to torque */
+  int napplied;
+  rfem_contact *applied;
+  rfem_contact *list;       /* capacity: scratch of the step */
+  double *applied_force;    /* napplied x 3, N: f1 */
+  double *applied_f0;       /* napplied x 3, N: f0 */
+  double *torque, *torque0; /* nlinks, N m */
+  double *slot_force; /* bodies x nslots x 3: the last step's end forces */
+
+  /* the contact problem */
+  double *J; /* rows_max x nfree, column-major: the contact rows */
+  double *Y; /* nfree x rows_max: (M + diag(extra))^-1 J^T */
+  double *G; /* rows_max^2: the Delassus matrix */
+  double *b, *l, *l0, *l1, *mu;
+  double *fbuf;     /* 6 x capacity: forces by contact, world */
+  double *xstart;   /* 3 x capacity: contact points at the step's start */
+  double *Gb, *xb;  /* capacity^2, capacity: a block of the problem */
+  int *index;       /* capacity */
+  lapack_int *ipiv; /* capacity */
+  double *full_b, *full_x; /* nlinks */
+  rod_contact_solver *solver;
+  bool use_primal; /* frictionless impulses by the primal form (tests) */
+  double *M;       /* nlinks^2 when use_primal: the mass matrix */
+  double *vbuf;    /* nlinks when use_primal */
+
+  /* statics */
+  rod_chain_load *loads; /* 2 + capacity */
+  double *H;  /* nfree^2: the static Jacobian, then its Cholesky factor */
+  double *dq; /* nfree */
+
+  double dissipated;       /* J, since t = 0 */
+  long impacts;            /* impulses applied since t = 0 */
+  long corrections;        /* re-integrations for the contact forces */
+  double *out_force;       /* npoints x 3, N */
+  signed char *out_active; /* npoints */
+} rfem_contacts;
+
+/* r->contact for a scenario with contact (NULL, ROD_OK without); ROD_ENOMEM
+ * if out of memory. */
+int rfem_contact_create(rod_rfem *r);
+void rfem_contact_free(rfem_contacts *c);
+
+/* The candidates at the chain's current kinematics (rod_chain_update):
+ * every contact point with a gap up to margin (m; c->margin in the
+ * dynamics), and gap_min. */
+void rfem_contact_detect(rod_rfem *r, double margin);
+/* The contact of a slot (node p, or ne + 1 + element) with a body at the
+ * current kinematics, whatever its gap. */
+void rfem_contact_eval(const rod_rfem *r, int obstacle, int slot,
+                       rfem_contact *out);
+/* The candidate of a slot and body, or NULL. */
+rfem_contact *rfem_contact_find(rfem_contacts *c, int obstacle, int slot);
+
+/* The rows (normal; with rows_per = 3 also t1, t2) of the n contacts list
+ * at the current kinematics into c->J; returns the row count. */
+int rfem_contact_jacobian(rod_rfem *r, const rfem_contact *list, int n,
+                          int rows_per);
+/* G = J (M + diag(extra))^-1 J^T for the rows of c->J, Y = the inverse
+ * times J^T, by one factorisation and a back-solve per row. */
+int rfem_contact_delassus(rod_rfem *r, int rows, const double *extra);
+/* The response of the coming step of size h (the scenario's integrator)
+ * to its end forces, for the rows of c->J: the end positions move by
+ * Y df (m/N), the contact points by G df. */
+int rfem_contact_step_response(rod_rfem *r, int rows, double h);
+
+/* torque = J^T f of the applied forces at the current kinematics. */
+void rfem_contact_update_torque(rod_rfem *r);
+/* Add the applied forces to fext (nlinks x 6, body coordinates): the
+ * internal forces of the output. */
+void rfem_contact_add_forces(const rod_rfem *r, double *fext);
+/* Apply the forces f (N, world, 3 per contact) at the contacts list (which
+ * may not be c->applied) during the coming integration, with f0 the
+ * step's start forces (NULL: f); f is kept per slot for the next step. */
+void rfem_contact_set_forces(rod_rfem *r, const rfem_contact *list, int n,
+                             const double *f0, const double *f);
+
+/* A buffer for the static loads (2) and the applied contact forces, and
+ * the applied forces as dead loads into out; returns their number. */
+rod_chain_load *rfem_contact_loads(rod_rfem *r);
+int rfem_contact_applied_loads(const rod_rfem *r, rod_chain_load *out);
+
+/* The impulse at the current state (kinematics and candidates current) on
+ * the touching candidates: Newton's restitution on the normal velocities,
+ * Coulomb's law on the impulses, r->v += M^-1 J^T p (the dual problem on
+ * the Delassus matrix J M^-1 J^T, or with use_primal the primal problem on
+ * the mass matrix). */
+int rfem_contact_impulse(rod_rfem *r);
+
+/* Frictionless impulses by the primal form from now on (the cross-check of
+ * the tests); ROD_ENOMEM if out of memory. */
+int rfem_contact_set_primal(rod_rfem *r);
+
+/* The output arrays of rod_sample for the current state. */
+void rfem_contact_output(rod_rfem *r);
+
+/* The static equilibrium with contact from the current q (rfem_static.c's
+ * unknowns), by sequential quadratic programming: each iteration solves
+ * the contact problem of the static Jacobian's Newton step. */
+int rfem_contact_static(rod_rfem *r, rod_step_stats *st);
+
+#endif

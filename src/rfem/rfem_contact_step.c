@@ -1,0 +1,434 @@
+/* Time stepping of the RFEM chain with contact (docs/contact.md), on top of
+ * any of the chain's integrators (generalized-alpha, RK45, RK4):
+ *
+ * - Persistent contacts (touching at the step's start, or pushing in the
+ *   last step) carry forces that enter the smooth dynamics as joint
+ *   torques J^T f (J at the step's end), so the integrator keeps its order
+ *   within the step and a resting rod is an exact equilibrium. The
+ *   explicit integrators hold the force constant over the step;
+ *   generalized-alpha sees forces at the steps' ends only, so for it the
+ *   force runs from the last step's f0 to the new f1. f1 is the force
+ *   whose end state meets the contact conditions, gap >= 0 _|_ f_n >= 0,
+ *   and Coulomb's law on the end's sliding velocity; then a pushing
+ *   contact neither enters nor leaves its body over the step. Its change
+ *   comes from the contact problem with the step's linear response to f1
+ *   (rfem_contact_step_response) and the step is integrated again with it
+ *   until the conditions hold to the contact tolerance.
+ * - Impacts (a point that was apart at the start and would enter a body)
+ *   are located in time by the Illinois method on the smallest gap,
+ *   integrating to trial times from the step's start; there the velocities
+ *   jump by the impulse of the contact problem in impulses,
+ *   v+ = v- + M^-1 J^T p with J v+ >= -e J v- (Newton's restitution), the
+ *   Delassus matrix J M^-1 J^T from the articulated-body factorisation
+ *   (Carpentier et al., Pinocchio, "Dynamics: simulation and control"; the
+ *   impact step of the course "Articulated body dynamics"); the integrator
+ *   goes on from the new velocities (rfem_velocity_jump). With e = 0 and no
+ *   friction the impulse projects v- on {J v >= 0} in the metric of M:
+ *   the kinetic energy cannot grow. */
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/v3.h"
+#include "rfem/rfem_contact.h"
+
+enum { RFEM_MAX_CORRECTIONS = 30, RFEM_MAX_LOCATE = 60 };
+enum { RFEM_MAX_SPLITS = 4 };
+
+/* The chain's kinematics at the state r->q, r->v, and its candidates. */
+static void detect_here(rod_rfem *r) {
+  rod_chain_update(r->chain, r->q, r->v);
+  rfem_contact_detect(r, r->contact->margin);
+}
+
+static int in_list(const rfem_contact *list, int n, int obstacle, int slot) {
+  for (int k = 0; k < n; k++)
+    if (list[k].obstacle == obstacle && list[k].slot == slot)
+      return k;
+  return -1;
+}
+
+/* Solve w = G l + b on the rows of c->J for the n contacts of list (c->l
+ * holds a warm start): the dual active-set method without friction,
+ * Gauss-Seidel on the cones with. */
+static int solve_problem(rod_rfem *r, const rfem_contact *list, int n) {
+  rfem_contacts *c = r->contact;
+  if (c->rows == 1)
+    return rod_contact_dual(c->solver, n, c->G, c->b, c->l, NULL);
+  for (int k = 0; k < n; k++)
+    c->mu[k] = list[k].mu;
+  int st = rod_contact_coulomb(c->solver, n, c->G, c->b, c->mu, 1e-12, 2000,
+                               c->l, NULL);
+  return st == ROD_ENOCONV ? ROD_OK : st; /* the last sweep's forces */
+}
+
+/* The contact velocities J v (rows) of the current state. */
+static void contact_velocities(rod_rfem *r, int rows, double *u) {
+  const rfem_contacts *c = r->contact;
+  const int f0 = r->first_free;
+  for (int i = 0; i < rows; i++) {
+    double s = 0;
+    for (int j = 0; j < r->nfree; j++)
+      s += c->J[i + (size_t)j * rows] * r->v[f0 + j];
+    u[i] = s;
+  }
+}
+
+/* World forces (3 per contact) from unknowns l in the contacts' frames. */
+static void forces_from(const rfem_contacts *c, const rfem_contact *list, int n,
+                        const double *l, double *f) {
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < 3; i++) {
+      f[3 * k + i] = 0.0;
+      for (int q = 0; q < c->rows; q++)
+        f[3 * k + i] += l[c->rows * k + q] * list[k].frame[3 * q + i];
+    }
+}
+
+/* ---- impacts ------------------------------------------------------------ */
+
+/* The frictionless impulse by the primal problem: v+ closest to v- in the
+ * metric of the mass matrix M (composite-rigid-body algorithm, the free
+ * joints' block) with J v+ >= -e min(J v-, 0). */
+static int impulse_primal(rod_rfem *r, int n, const double *u) {
+  rfem_contacts *c = r->contact;
+  const int nl = r->nlinks, nf = r->nfree, f0 = r->first_free;
+  rod_chain_crba(r->chain, c->M);
+  for (int b = 0; b < nf; b++) /* pack the free block in place */
+    for (int a = 0; a < nf; a++)
+      c->M[a + (size_t)b * nf] = c->M[(f0 + a) + (size_t)(f0 + b) * nl];
+  for (int k = 0; k < n; k++)
+    c->b[k] = -c->c[k].e * fmin(u[k], 0.0);
+  double *v = c->vbuf;
+  const double before = rod_chain_kinetic_energy(r->chain);
+  int st = rod_contact_primal(c->solver, nf, n, c->M, r->v + f0, c->J, c->b, v,
+                              c->l, NULL);
+  if (st != ROD_OK)
+    return st;
+  memcpy(r->v + f0, v, (size_t)nf * sizeof(double));
+  rod_chain_update(r->chain, r->q, r->v);
+  c->dissipated += before - rod_chain_kinetic_energy(r->chain);
+  c->impacts++;
+  return ROD_OK;
+}
+
+int rfem_contact_impulse(rod_rfem *r) {
+  rfem_contacts *c = r->contact;
+  int n = 0;
+  for (int k = 0; k < c->count; k++)
+    if (c->c[k].gap <= c->tol)
+      c->c[n++] = c->c[k];
+  c->count = n;
+  if (n == 0)
+    return ROD_OK;
+  const int rows = rfem_contact_jacobian(r, c->c, n, c->rows);
+  double *u = c->l0;
+  contact_velocities(r, rows, u);
+  bool approaching = false;
+  for (int k = 0; k < n; k++)
+    approaching = approaching || u[c->rows * k] < 0;
+  if (!approaching)
+    return ROD_OK;
+  if (c->use_primal && c->rows == 1)
+    return impulse_primal(r, n, u);
+  int st = rfem_contact_delassus(r, rows, NULL);
+  if (st != ROD_OK)
+    return st;
+  for (int i = 0; i < rows; i++)
+    c->b[i] = u[i];
+  for (int k = 0; k < n; k++) /* w_n = u_n+ + e min(u_n-, 0) >= 0 */
+    c->b[c->rows * k] += c->c[k].e * fmin(u[c->rows * k], 0.0);
+  memset(c->l, 0, (size_t)rows * sizeof(double));
+  st = solve_problem(r, c->c, n);
+  if (st != ROD_OK)
+    return st;
+  const double before = rod_chain_kinetic_energy(r->chain);
+  const int f0 = r->first_free;
+  for (int j = 0; j < r->nfree; j++)
+    for (int i = 0; i < rows; i++)
+      r->v[f0 + j] += c->Y[j + (size_t)i * r->nfree] * c->l[i];
+  rod_chain_update(r->chain, r->q, r->v);
+  c->dissipated += before - rod_chain_kinetic_energy(r->chain);
+  c->impacts++;
+  return ROD_OK;
+}
+
+/* ---- persistent contacts --------------------------------------------------
+ */
+
+/* The contacts of a step: touching at its start, or pushed on in the last
+ * step, with the last step's forces (a prediction). */
+static void begin_step(rod_rfem *r) {
+  rfem_contacts *c = r->contact;
+  int n = 0;
+  for (int k = 0; k < c->count; k++) {
+    const rfem_contact *ct = &c->c[k];
+    const double *last =
+        c->slot_force + 3 * ((size_t)ct->obstacle * c->nslots + ct->slot);
+    const bool pushed = last[0] != 0 || last[1] != 0 || last[2] != 0;
+    if (ct->gap > c->tol && !pushed)
+      continue;
+    c->list[n] = *ct;
+    v3_copy(c->fbuf + 3 * n, last);
+    n++;
+  }
+  rfem_contact_set_forces(r, c->list, n, NULL, c->fbuf);
+  rfem_contact_update_torque(r);
+  memcpy(c->torque0, c->torque, (size_t)r->nlinks * sizeof(double));
+}
+
+/* The joint torques of the applied forces with the kinematics of the
+ * step's start: frozen over the step and through its corrections, so the
+ * end state is a smooth function of the forces. */
+static void torque_at_start(rod_rfem *r) {
+  rod_chain_update(r->chain, r->saved_q, r->saved_v);
+  rfem_contact_update_torque(r);
+  rod_chain_update(r->chain, r->q, r->v);
+}
+
+/* Work of the contact torques over the step, from the saved start to the
+ * current state (generalized-alpha: the mean of its start and end
+ * torques). */
+static double applied_work(rod_rfem *r) {
+  const rfem_contacts *c = r->contact;
+  const double w0 = r->sc.rfem.integrator == ROD_RFEM_GENALPHA ? 0.5 : 0.0;
+  double W = 0;
+  /* every joint: a prescribed clamp's turn moves the contact points too,
+   * and that part of their work is the motor's, not the contact's */
+  for (int j = 0; j < r->nlinks; j++)
+    W += (w0 * c->torque0[j] + (1.0 - w0) * c->torque[j]) *
+         (r->q[j] - r->saved_q[j]);
+  return W;
+}
+
+/* New forces for the applied contacts from the end state (kinematics and
+ * candidates current): the contact problem of the step's response. *done
+ * when they would move the end state by less than the tolerance; the
+ * forces that were integrated then stay. */
+/* Generalized-alpha sees forces at the steps' ends only, as a ramp from
+ * the last step's f0 to the new f1: a contact that lets go within the step
+ * (f0 > 0, f1 = 0) would be pushed on by the ramp after it left. Its force
+ * reaches zero at the fraction f0 / (f0 - f*) of the step, f* the force
+ * that would hold it closed at the end (from the normal rows of the
+ * contacts that push or let go, as equalities): the step then ends there.
+ * Returns that fraction (1: nothing lets go). */
+static double lift_off_fraction(rod_rfem *r, int n, const rfem_contact *list,
+                                const double *f0) {
+  rfem_contacts *c = r->contact;
+  const int rows = n * c->rows;
+  int nb = 0, lifting = 0;
+  for (int k = 0; k < n; k++) {
+    const bool pushes = c->l1[c->rows * k] > 0;
+    const bool lets_go = !pushes && v3_dot(f0 + 3 * k, list[k].frame) > 0;
+    if (pushes || lets_go)
+      c->index[nb++] = k;
+    lifting += lets_go;
+  }
+  if (lifting == 0)
+    return 1.0;
+  /* G_BB x = -(b_B + G_Bt l_t): w = G l + b = 0 on the normal rows of B */
+  for (int a = 0; a < nb; a++) {
+    const int ra = c->rows * c->index[a];
+    double rhs = -c->b[ra];
+    for (int j = 0; j < rows; j++)
+      if (j % c->rows != 0)
+        rhs -= c->G[ra + (size_t)j * rows] * c->l1[j];
+    c->xb[a] = rhs;
+    for (int b = 0; b < nb; b++)
+      c->Gb[a + (size_t)b * nb] =
+          c->G[ra + (size_t)(c->rows * c->index[b]) * rows];
+  }
+  if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nb, 1, c->Gb, nb, c->ipiv, c->xb, nb) !=
+      0)
+    return 1.0;
+  double frac = 1.0;
+  for (int a = 0; a < nb; a++) {
+    const int k = c->index[a];
+    const double start = v3_dot(f0 + 3 * k, list[k].frame);
+    if (c->l1[c->rows * k] == 0 && start > 0 && c->xb[a] < 0)
+      frac = fmin(frac, start / (start - c->xb[a]));
+  }
+  return frac;
+}
+
+static int correct_forces(rod_rfem *r, double h, bool *done, double *lift) {
+  rfem_contacts *c = r->contact;
+  /* the applied contacts as they are at the end */
+  const int n = c->napplied;
+  rfem_contact *list = c->list;
+  double *f0 = c->fbuf + 3 * (size_t)c->capacity; /* the second half */
+  for (int k = 0; k < n; k++) {
+    rfem_contact_eval(r, c->applied[k].obstacle, c->applied[k].slot, &list[k]);
+    v3_copy(c->fbuf + 3 * k, c->applied_force + 3 * k);
+    v3_copy(f0 + 3 * k, c->applied_f0 + 3 * k);
+  }
+  const int rows = rfem_contact_jacobian(r, list, n, c->rows);
+  int st = n ? rfem_contact_step_response(r, rows, h) : ROD_OK;
+  if (st != ROD_OK)
+    return st;
+  /* the forces in the end frames, and b = (gap, tangential displacement of
+   * the point over the step) - G l: Coulomb's law on the step's slip */
+  rod_chain_update(r->chain, r->saved_q, r->saved_v);
+  for (int k = 0; k < n; k++)
+    rod_chain_point(r->chain, list[k].link, list[k].r, c->xstart + 3 * k, NULL);
+  rod_chain_update(r->chain, r->q, r->v);
+  for (int k = 0; k < n; k++) {
+    double slip[3];
+    v3_sub(slip, list[k].x, c->xstart + 3 * k);
+    for (int q = 0; q < c->rows; q++) {
+      const int i = c->rows * k + q;
+      c->l[i] = v3_dot(list[k].frame + 3 * q, c->fbuf + 3 * k);
+      c->b[i] = q == 0 ? list[k].gap : v3_dot(list[k].frame + 3 * q, slip);
+    }
+  }
+  for (int i = 0; i < rows; i++) {
+    double s = 0;
+    for (int j = 0; j < rows; j++)
+      s += c->G[i + (size_t)j * rows] * c->l[j];
+    c->b[i] -= s;
+  }
+  memcpy(c->l1, c->l, (size_t)rows * sizeof(double));
+  if (n) {
+    st = solve_problem(r, list, n);
+    if (st != ROD_OK)
+      return st;
+  }
+  /* the change moves the end's points by G dl */
+  double move = 0;
+  for (int i = 0; i < rows; i++) {
+    double s = 0;
+    for (int j = 0; j < rows; j++)
+      s += c->G[i + (size_t)j * rows] * (c->l[j] - c->l1[j]);
+    move = fmax(move, fabs(s));
+  }
+  *done = move <= c->tol;
+  if (*done) {
+    if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA)
+      *lift = lift_off_fraction(r, n, list, f0);
+    return ROD_OK;
+  }
+  forces_from(c, list, n, c->l, c->fbuf);
+  rfem_contact_set_forces(r, list, n, f0, c->fbuf);
+  torque_at_start(r);
+  return ROD_OK;
+}
+
+/* ---- the step -------------------------------------------------------------
+ */
+
+/* Smallest gap at the current state of the candidates that carry no force
+ * in this step (INFINITY if none). */
+static double new_contact_gap(const rfem_contacts *c) {
+  double g = INFINITY;
+  for (int k = 0; k < c->count; k++)
+    if (in_list(c->applied, c->napplied, c->c[k].obstacle, c->c[k].slot) < 0)
+      g = fmin(g, c->c[k].gap);
+  return g;
+}
+
+/* Integrate from the saved start to t with the applied forces and detect
+ * there. */
+static int integrate_to(rod_rfem *r, double t, rod_step_stats *st) {
+  rfem_restore(r);
+  int status = rfem_advance_free(r, t, st);
+  if (status == ROD_OK)
+    detect_here(r);
+  return status;
+}
+
+/* The first time in (t0, t1] where a new contact's gap reaches zero (to the
+ * tolerance), by the Illinois variant of regula falsi; leaves the state
+ * there. */
+static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
+                         double g1, rod_step_stats *st) {
+  const double tol = r->contact->tol;
+  int side = 0;
+  for (int it = 0; it < RFEM_MAX_LOCATE; it++) {
+    double t = (t0 * g1 - t1 * g0) / (g1 - g0);
+    if (!(t > t0 && t < t1))
+      t = 0.5 * (t0 + t1);
+    int status = integrate_to(r, t, st);
+    if (status != ROD_OK)
+      return status;
+    const double g = new_contact_gap(r->contact);
+    if (fabs(g) <= tol || t1 - t0 <= 1e-12 * r->sc.time.dt)
+      return ROD_OK;
+    if (g > 0) {
+      t0 = t;
+      g0 = g;
+      if (side == 1)
+        g1 *= 0.5;
+      side = 1;
+    } else {
+      t1 = t;
+      g1 = g;
+      if (side == -1)
+        g0 *= 0.5;
+      side = -1;
+    }
+  }
+  return ROD_ENOCONV;
+}
+
+int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
+  rfem_contacts *c = r->contact;
+  const double eps = 1e-12 * r->sc.time.dt;
+  while (r->t < t_end - eps) {
+    const double t0 = r->t;
+    double te = t_end; /* this step's end: t_end, or where a contact lets go */
+    detect_here(r);
+    begin_step(r);
+    const double g_start = fmin(new_contact_gap(c), c->margin);
+    rfem_save(r);
+    int status = integrate_to(r, te, st);
+    if (status != ROD_OK)
+      return status;
+    /* the forces of the persistent contacts for the whole step */
+    for (int it = 0, splits = 0;; it++) {
+      bool done = false;
+      double lift = 1.0;
+      status = correct_forces(r, te - t0, &done, &lift);
+      if (status != ROD_OK)
+        return status;
+      if (done && lift < 1.0 && splits < RFEM_MAX_SPLITS) {
+        /* end the step where the force of a contact that lets go reaches
+         * zero, with that force there */
+        te = t0 + fmax(lift, 1e-3) * (te - t0);
+        splits++;
+        done = false;
+        for (int k = 0; k < c->napplied; k++) {
+          const double *fr = c->applied[k].frame;
+          const double *f = c->applied_force + 3 * k;
+          if (v3_dot(f, fr) == 0 && v3_dot(c->applied_f0 + 3 * k, fr) > 0)
+            memset(c->applied_force + 3 * k, 0, 3 * sizeof(double));
+        }
+        torque_at_start(r);
+      }
+      if (done)
+        break;
+      if (it >= RFEM_MAX_CORRECTIONS)
+        return ROD_ENOCONV;
+      c->corrections++;
+      status = integrate_to(r, te, st);
+      if (status != ROD_OK)
+        return status;
+    }
+    /* a point that was apart and entered a body: the impact's time, its
+     * impulse, and the rest of the step anew from there */
+    const double g_end = new_contact_gap(c);
+    if (g_end < -c->tol) {
+      status = locate_impact(r, t0, g_start, te, g_end, st);
+      if (status != ROD_OK)
+        return status;
+      c->dissipated -= applied_work(r);
+      status = rfem_contact_impulse(r);
+      if (status == ROD_OK)
+        status = rfem_velocity_jump(r);
+      if (status != ROD_OK)
+        return status;
+      continue;
+    }
+    c->dissipated -= applied_work(r);
+  }
+  return ROD_OK;
+}
