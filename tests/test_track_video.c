@@ -480,6 +480,49 @@ START_TEST(cli_tracks_a_video) {
 }
 END_TEST
 
+/* The camera and tracer options of the command line reach the tracker: a
+ * bright rod through a barrel lens (1.4 px at the clamp), the clamp's
+ * pixel and two marked points as the image shows them (distorted), the
+ * scale from those points, the direction given. */
+START_TEST(cli_lens_scale_points_and_a_bright_rod) {
+  char dir[64], path[128], args[1024];
+  rod_test_dir(dir, sizeof dir, "rodsim_tv");
+  snprintf(path, sizeof path, "%s/bright.mp4", dir);
+  clip c;
+  make_clip(&c, LENGTH, FRAMES);
+  rod_render_style s = clip_style();
+  const rod_lens lens = {300, 300, 96, 72, -0.3, 0.05, 0, 0, 0};
+  s.camera.has_lens = true;
+  s.camera.lens = lens;
+  s.background = 0.15;
+  s.rod = 0.85;
+  write_clip(&c, &s, path);
+  double u0, v0, u1, v1;
+  rod_camera_model_to_pixel(&s.camera, 0, 0, &u0, &v0);
+  rod_camera_model_to_pixel(&s.camera, 0.1, 0, &u1, &v1);
+  ck_assert_msg(hypot(u0 - OX, v0 - OY) > 1, "the lens moves the clamp");
+  snprintf(args, sizeof args,
+           "track '%s' --origin %.4f,%.4f --lens %g,%g,%g,%g,%g,%g "
+           "--scale-points %.4f,%.4f,%.4f,%.4f,0.1 --polarity bright "
+           "--direction 1,0 --points 21 --shape '%s/s.h5' -o '%s/t.csv' "
+           "--quiet",
+           path, u0, v0, lens.fx, lens.fy, lens.cx, lens.cy, lens.k1, lens.k2,
+           u0, v0, u1, v1, dir, dir);
+  rod_cli_result r = rod_test_cli(dir, args);
+  ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+  rod_shape_data *d;
+  char shape[160];
+  snprintf(shape, sizeof shape, "%s/s.h5", dir);
+  ck_assert_int_eq(rod_shape_read(shape, &d, NULL), ROD_OK);
+  ck_assert_int_eq(d->frames, FRAMES);
+  for (int f = 0; f < d->frames; f++)
+    ck_assert_msg(d->valid[f], "frame %d flagged", f);
+  expect_accurate(d, &c, "lens, bright rod, scale from two points");
+  rod_shape_free(d);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 /* A run of a short scenario rendered by `rodsim render` with a tilted
  * camera, then tracked with the options render prints: the tip agrees
  * with the run's within a pixel. */
@@ -548,6 +591,7 @@ static Suite *track_video_suite(void) {
   TCase *cli = tcase_create("command line");
   tcase_set_timeout(cli, 60);
   tcase_add_test(cli, cli_tracks_a_video);
+  tcase_add_test(cli, cli_lens_scale_points_and_a_bright_rod);
   tcase_add_test(cli, cli_render_then_track);
   suite_add_tcase(s, cli);
   return s;

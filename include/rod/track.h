@@ -52,9 +52,10 @@ typedef struct {
   double fps;        /* frames per second, > 0 (unless timestamps) */
   double t0;         /* s, time of the first frame */
   bool timestamps;   /* a video's own frame times (fps ignored) */
-  rod_camera camera; /* origin: the clamp's pixel (and the world origin of
-                        an orthographic camera); scale 0 when a plane or
-                        the rod's length gives it */
+  rod_camera camera; /* origin: the clamp's pixel as the image shows it
+                        (and the world origin of an orthographic camera,
+                        through the lens if there is one); scale 0 when a
+                        plane or the rod's length gives it */
   double threshold;  /* dark below this fraction of full scale, in (0, 1);
                         0: Otsu's threshold of each frame (rightmost), half
                         the measured contrast (centreline) */

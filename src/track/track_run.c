@@ -89,6 +89,13 @@ static int camera_of(const rod_track_options *o, rod_camera_model *cam) {
   rod_camera ortho = o->camera;
   if (!(ortho.scale > 0))
     ortho.scale = 1.0; /* until the rod's length sets it */
+  /* the clamp's pixel is where the image shows it; the orthographic
+   * camera maps undistorted pixels, so its origin is the clamp's
+   * undistorted pixel, and the clamp stays at the world origin */
+  if (o->has_lens && !o->has_plane &&
+      rod_lens_undistort(&o->lens, o->camera.origin_px, o->camera.origin_py,
+                         &ortho.origin_px, &ortho.origin_py) != ROD_OK)
+    return ROD_ENOCONV;
   *cam = rod_camera_model_from(ortho);
   cam->has_lens = o->has_lens;
   cam->lens = o->lens;
@@ -152,9 +159,12 @@ int rod_track(const char *input, const rod_track_options *o,
     st = rod_error_set(err, ROD_EINVAL, input, "fps",
                        "no frame times in this input (PNG frames, an image "
                        "sequence or a raw stream): give the frame rate");
-  else if (camera_of(o, &run.camera) != ROD_OK)
-    st = rod_error_set(err, ROD_EINVAL, NULL, "plane",
-                       "the homography is singular");
+  else if ((st = camera_of(o, &run.camera)) != ROD_OK)
+    st = st == ROD_ENOCONV
+             ? rod_error_set(err, ROD_EINVAL, NULL, "origin",
+                             "the lens does not undistort the clamp's pixel")
+             : rod_error_set(err, ROD_EINVAL, NULL, "plane",
+                             "the homography is singular");
   if (st == ROD_OK && res->method == ROD_TRACK_CENTRELINE)
     st = rod_track_background(input, o, &bg, err);
   if (st == ROD_OK)
