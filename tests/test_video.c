@@ -117,6 +117,36 @@ START_TEST(ffv1_mkv) {
 }
 END_TEST
 
+/* The other containers: AVI (FFV1; its times are frame counts at the
+ * stream's rate) and QuickTime (the default codec, lossless): the levels
+ * and the times of 1000 frames/s come back. */
+START_TEST(avi_and_mov) {
+  char dir[64];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  const struct {
+    const char *name, *codec;
+    int crf;
+  } files[] = {{"v.avi", "ffv1", -1}, {"v.mov", NULL, 0}};
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, files[k].name);
+    const char *codec =
+        files[k].codec ? files[k].codec : rod_video_default_codec();
+    write_video(path, codec, files[k].crf, 0, NULL);
+    double t[FRAMES];
+    rod_video_info info;
+    double worst = read_all(path, t, &info);
+    if (files[k].codec || strcmp(codec, "libx264") == 0)
+      ck_assert_msg(worst <= 0.5 / 219 + 1e-6, "%s: %g", path, worst);
+    ck_assert_msg(info.timestamps, "%s", path);
+    for (int f = 0; f < FRAMES; f++)
+      ck_assert_msg(fabs(t[f] - f / 1000.0) < 1e-12, "%s: frame %d at %.17g",
+                    path, f, t[f]);
+  }
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 /* Irregular frame times (a variable frame rate) come back exactly, on the
  * file's 20 us clock, relative to the first frame. */
 START_TEST(variable_frame_rate) {
@@ -365,6 +395,7 @@ static Suite *video_suite(void) {
   TCase *io = tcase_create("round trip");
   tcase_add_test(io, h264_mp4_round_trip);
   tcase_add_test(io, ffv1_mkv);
+  tcase_add_test(io, avi_and_mov);
   tcase_add_test(io, variable_frame_rate);
   tcase_add_test(io, image_sequences);
   suite_add_tcase(s, io);
