@@ -143,9 +143,11 @@ int rfem_contact_set_primal(rod_rfem *r);
 /* The output arrays of rod_sample for the current state. */
 void rfem_contact_output(rod_rfem *r);
 
-/* The static equilibrium with contact from the current q (rfem_static.c's
- * unknowns), by sequential quadratic programming: each iteration solves
- * the contact problem of the static Jacobian's Newton step. */
-int rfem_contact_static(rod_rfem *r, rod_step_stats *st);
+/* The static equilibrium with contact (rfem_static.c's unknowns), by
+ * sequential quadratic programming from the unloaded shape: each iteration
+ * solves the contact problem of the static Jacobian's Newton step.
+ * free_solved: the current q is the contact-free equilibrium, which stands
+ * when it touches nothing. */
+int rfem_contact_static(rod_rfem *r, bool free_solved, rod_step_stats *st);
 
 #endif

@@ -64,16 +64,19 @@ static bool complementary(const rfem_contacts *c) {
   return true;
 }
 
-int rfem_contact_static(rod_rfem *r, rod_step_stats *st) {
+int rfem_contact_static(rod_rfem *r, bool free_solved, rod_step_stats *st) {
   rfem_contacts *c = r->contact;
   const int nf = r->nfree;
   const double scale = r->L / r->EI;
   double *x = r->xs, *res = r->rs, *Jac = r->kbuf;
   /* the contact-free equilibrium (current) may touch nothing */
-  rfem_contact_detect(r, c->margin);
-  if (c->gap_min >= -c->tol)
-    return ROD_OK;
-  memset(x, 0, (size_t)nf * sizeof(double)); /* from the straight rod */
+  if (free_solved) {
+    rfem_contact_detect(r, c->margin);
+    if (c->gap_min >= -c->tol)
+      return ROD_OK;
+  }
+  /* from the unloaded shape */
+  memcpy(x, r->q0 + r->first_free, (size_t)nf * sizeof(double));
   const int max_it = r->sc.solver.max_iterations;
   for (int it = 0;; it++) {
     rfem_static_residual(x, res, Jac, r);

@@ -79,13 +79,17 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
   st->integrations = (int)(r->evaluations - ev0);
   st->residual = ls.residual;
   st->method = ROD_METHOD_SIMPLE;
+  r->t = 0.0;
+  if (r->contact) { /* the rod on the bodies it would enter; a rod that
+                       finds no equilibrium in the air may find one on them */
+    if (status == ROD_OK)
+      rfem_static_residual(x, r->rs, NULL, r); /* q, Q at the solution */
+    status = rfem_contact_static(r, status == ROD_OK, st);
+    st->integrations = (int)(r->evaluations - ev0);
+    return status;
+  }
   if (status != ROD_OK)
     return status;
   rfem_static_residual(x, r->rs, NULL, r); /* q, Q at the solution */
-  r->t = 0.0;
-  if (r->contact) { /* the rod on the bodies it would enter */
-    status = rfem_contact_static(r, st);
-    st->integrations = (int)(r->evaluations - ev0);
-  }
-  return status;
+  return ROD_OK;
 }
