@@ -6,8 +6,9 @@ usage: validation/report.py [--rodsim build/rodsim] [--out validation/out]
                             [--quick] [--only SECTION,...]
 
 Writes OUT/report.md and PNG figures beside it. Sections: statics,
-frequencies, scenarios, history, conditioning, bench, floor, compare. The full
-report takes several minutes; --quick trims the sweeps (for a smoke test).
+frequencies, scenarios, history, conditioning, bench, floor, compare,
+contact. The full report takes several minutes; --quick trims the sweeps
+(for a smoke test).
 Needs Debian's python3-numpy, python3-matplotlib, python3-h5py.
 """
 import argparse
@@ -26,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import contact  # noqa: E402
 import rodlib  # noqa: E402
 import speed  # noqa: E402
 
@@ -551,6 +553,8 @@ SECTIONS = {
     "bench": study_bench,
     "floor": study_floor,
     "compare": study_compare,
+    "contact": lambda rs, out, quick: contact.study_contact(rs, out, quick,
+                                                            save),
 }
 
 

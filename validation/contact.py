@@ -1,0 +1,187 @@
+"""The contact section of the validation report (validation/report.py
+--only contact): the rod resting on a frictionless table against the
+heavy elastica (small deflection in closed form, large deflection by an
+independent shooting solution), impacts on a table (penetration, forces,
+energy) and the real-time ratio of the shipped contact scenarios.
+"""
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+SCEN = "data/scenarios"
+TABLE = f"{SCEN}/rod_on_table.ini"
+
+
+def heavy_on_table(EI, q, h, n=4000):
+    """Planar heavy elastica clamped horizontally at height h over a
+    frictionless table, lying flat on it from s = a: no horizontal force
+    anywhere, the vertical internal force P - q (a - s) with P the
+    touchdown's point force, EI theta'' = -cos(theta) (P - q (a - s)),
+    theta = theta' = z = 0 at a and theta = 0, z = h at the clamp. Shooting
+    from the touchdown back to the clamp (RK4 on n steps), Newton on (P, a)
+    from the small-deflection answer. Returns a, P, the clamp moment, the
+    vertical clamp force and the lifted shape (x, z) from the clamp."""
+    def shoot(P, a, keep=False):
+        du = a / n
+        st = np.zeros(4)  # theta, theta', z, x measured back from a
+
+        def f(y, u):
+            th, k = y[0], y[1]
+            return np.array([-k, math.cos(th) * (P - q * u) / EI,
+                             -math.sin(th), -math.cos(th)])
+        path = [st.copy()]
+        for i in range(n):
+            u = i * du
+            k1 = f(st, u)
+            k2 = f(st + du / 2 * k1, u + du / 2)
+            k3 = f(st + du / 2 * k2, u + du / 2)
+            k4 = f(st + du * k3, u + du)
+            st = st + du / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            if keep:
+                path.append(st.copy())
+        return (st, np.array(path)) if keep else st
+
+    a = (72 * EI * h / q) ** 0.25
+    P = q * a / 3
+    for _ in range(40):
+        r = shoot(P, a)
+        F = np.array([r[0], r[2] - h])
+        if abs(F[0]) < 1e-14 and abs(F[1]) < 1e-14 * h:
+            break
+        J = np.zeros((2, 2))
+        for j, (dP, da) in enumerate(((1e-6 * q * a, 0.0), (0.0, 1e-6 * a))):
+            rp, rm = shoot(P + dP, a + da), shoot(P - dP, a - da)
+            J[:, j] = (rp[[0, 2]] - rm[[0, 2]]) / (2 * (dP + da))
+        d = np.linalg.solve(J, -F)
+        P += d[0]
+        a += d[1]
+    r, path = shoot(P, a, keep=True)
+    x = path[::-1, 3] - r[3]  # from the clamp
+    z = path[::-1, 2]
+    return a, P, abs(EI * r[1]), q * a - P, x, z
+
+
+def weight(sets):
+    """q = rho A g (N/m) of rod_on_table.ini with sets."""
+    d, rho, g = 1.42e-3, 7621.0, 9.81
+    return rho * math.pi * d * d / 4 * g
+
+
+def resting(rs, sets, n):
+    run, _ = rs.run(TABLE, sets + [f"rfem.segments={n}"], static=True,
+                    name=f"table_{n}")
+    act = np.nonzero(run["/contact/active"][0])[0]
+    return (run["/rod/moment"][0, 0, 1], -run["/rod/force"][0, 0, 2],
+            run["/rod/s"][act[0]] if len(act) else float("nan"), run)
+
+
+def study_contact(rs, out, quick, save):
+    md = ["## Contact\n",
+          "The chain (RFEM) against a rigid frictionless table and posts "
+          "([docs/contact.md](../../docs/contact.md)).\n"]
+    EI0, q = 0.03803, weight([])
+    # small deflection
+    h = 2e-3
+    a = (72 * EI0 * h / q) ** 0.25
+    M, F = q * a * a / 6, 2 * q * a / 3
+    md.append("### The rod resting on a table, small deflection\n")
+    md.append(f"`rod_on_table.ini`: 0.8 m, EI = {EI0} N m^2, q = rho A g = "
+              f"{q:.5f} N/m, h = 2 mm: a = (72 EI h / q)^(1/4) = {a:.5f} m, "
+              f"clamp moment q a^2 / 6 = {M:.6e} N m, vertical clamp force "
+              f"2 q a / 3 = {F:.6e} N.\n")
+    md.append("| elements | clamp moment (N m) | error | clamp force (N) | "
+              "error | first pushed node (m) |")
+    md.append("|---|---|---|---|---|---|")
+    for n in ((40, 80) if quick else (40, 80, 160)):
+        m, f, s0, _ = resting(rs, [], n)
+        md.append(f"| {n} | {m:.6e} | {m / M - 1:+.1e} | {f:.6e} | "
+                  f"{f / F - 1:+.1e} | {s0:.4g} |")
+    # large deflection
+    EI = EI0 / 10
+    md.append("\n### Large deflection\n")
+    md.append(f"The same wire 2 m long and ten times softer (EI = {EI:g} N "
+              "m^2), clamped at h above the table, against the nonlinear "
+              "heavy elastica on a frictionless table (independent "
+              "shooting: `validation/contact.py`).\n")
+    md.append("| h (m) | a nonlinear (m) | a linear (m) | elements | clamp "
+              "moment (N m) | reference | error | clamp force (N) | "
+              "reference | error |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|")
+    fig, ax = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig.suptitle("A rod resting on a frictionless table: the chain against "
+                 "the heavy elastica", fontsize=11)
+    for h in ((0.3,) if quick else (0.1, 0.3)):
+        ref = heavy_on_table(EI, q, h)
+        al = (72 * EI * h / q) ** 0.25
+        sets = ["rod.length=2", f"rod.bending_stiffness={EI}",
+                f"base.position=0 0 {h + 0.71e-3}"]
+        for n in ((50, 100) if quick else (50, 100, 200)):
+            m, f, _, run = resting(rs, sets, n)
+            md.append(f"| {h} | {ref[0]:.5f} | {al:.5f} | {n} | {m:.6e} | "
+                      f"{ref[2]:.6e} | {m / ref[2] - 1:+.1e} | {f:.6e} | "
+                      f"{ref[3]:.6e} | {f / ref[3] - 1:+.1e} |")
+        p = run["/rod/position"][0]
+        ax[0].plot(p[:, 0], (p[:, 2] - 0.71e-3) * 1e3, ".", ms=3,
+                   label=f"chain, {n} elements, h = {h} m")
+        ax[0].plot(ref[4], ref[5] * 1e3, "k-", lw=0.8)
+        xl = np.linspace(0, al, 200)
+        zl = h * (1 - 6 * (xl / al) ** 2 + 8 * (xl / al) ** 3
+                  - 3 * (xl / al) ** 4)
+        ax[0].plot(xl, zl * 1e3, "k--", lw=0.8)
+    ax[0].plot([], [], "k-", lw=0.8, label="nonlinear heavy elastica")
+    ax[0].plot([], [], "k--", lw=0.8, label="small deflection")
+    ax[0].set_xlabel("x (m)")
+    ax[0].set_ylabel("height of the lowest fibre (mm)")
+    ax[0].set_title("resting shapes (EI = 3.803e-3 N m^2)", fontsize=10)
+    ax[0].legend(fontsize=8)
+    ax[0].grid(alpha=0.3)
+    # impacts
+    run, summary = rs.run(f"{SCEN}/cantilever_table.ini",
+                          ["time.duration=0.5"] if quick else [],
+                          name="cantilever_table")
+    t = run["/time"]
+    E = (run["/energy/kinetic"] + run["/energy/elastic"]
+         + run["/energy/gravity"])
+    g = run["/contact/gap_min"]
+    D = run["/energy/dissipated_contact"]
+    Fc = run["/contact/force"]
+    ax[1].plot(t, run["/tip/position"][:, 2] * 1e3, label="tip z (mm)")
+    ax[1].axhline(-50 + 0.71, color="k", lw=0.8,
+                  label="table (tip axis at rest on it)")
+    ax2 = ax[1].twinx()
+    ax2.plot(t, (E - E[0]) * 1e3, "C1", label="mechanical energy - E(0)")
+    ax2.plot(t, -D * 1e3, "C2", label="- energy taken by the contacts")
+    ax2.set_ylabel("energy (mJ)")
+    ax[1].set_xlabel("time (s)")
+    ax[1].set_ylabel("tip height (mm)")
+    ax[1].set_title("cantilever_table.ini: released onto a table 50 mm "
+                    "below the clamp", fontsize=10)
+    ax[1].legend(fontsize=8, loc="upper right")
+    ax2.legend(fontsize=8, loc="lower right")
+    ax[1].grid(alpha=0.3)
+    md.append("\n" + save(fig, out, "contact.png") + "\n")
+    md.append("### Impacts\n")
+    md.append(f"`{summary.strip()}`\n")
+    md.append(f"Deepest point over the run {max(0.0, -g.min()):.2e} m "
+              f"(contact tolerance solver.tolerance x L = 4.08e-9 m); "
+              f"smallest normal force {Fc[..., 2].min():.1e} N (forces only "
+              f"push); largest rise of the mechanical energy between "
+              f"samples {np.diff(E).max():+.2e} J (restitution 0, no "
+              f"friction: it never grows); energy taken by the contacts "
+              f"{D[-1] * 1e3:.3f} mJ of {(E[0] - E[-1]) * 1e3:.3f} mJ lost "
+              f"(the rest to air drag).\n")
+    # speed
+    md.append("### Speed\n")
+    md.append("| scenario | real-time ratio | dynamics evaluations per "
+              "step |")
+    md.append("|---|---|---|")
+    for ini in ("rod_on_table.ini", "cantilever_table.ini",
+                "pendulum_post.ini"):
+        if quick and ini == "pendulum_post.ini":
+            continue
+        _, summ = rs.run(f"{SCEN}/{ini}", [], name=ini[:-4])
+        ratio = summ.split("real-time ratio ")[1].split(")")[0]
+        ev = summ.split("integrations/step ")[1].split(",")[0]
+        md.append(f"| `{ini}` | {ratio} | {ev} |")
+    return "\n".join(md)
