@@ -282,6 +282,92 @@ START_TEST(rfem_controller_follows_the_tolerance) {
 }
 END_TEST
 
+/* A 0.2 m rod struck by a 10 ms triangular impulse at its middle, or (case
+ * 3) turned by the clamp's motor, each model and load in turn. */
+enum { NVARIANTS = 5 };
+static void variant_rod(rod_scenario *sc, int v, rod_scheme_kind scheme,
+                        double dt) {
+  rod_scenario_default(sc);
+  sc->rod.length = 0.2;
+  sc->space.nodes = 80;
+  sc->solver.tolerance = 1e-10;
+  sc->time.duration = 0.02;
+  sc->time.scheme = scheme;
+  sc->time.dt = dt;
+  sc->output.every = (int)lround(1e-3 / dt); /* samples every ms */
+  sc->impulse.enabled = v != 3;
+  sc->impulse.peak = 1;
+  sc->impulse.duration = 0.01;
+  sc->impulse.position = 0.1;
+  switch (v) {
+  case 1:
+    sc->rod.model = ROD_MODEL_COSSERAT;
+    break;
+  case 2:
+    sc->space.integrator = ROD_SPACE_EULER;
+    break;
+  case 3: /* the clamp turns 0.2 rad about y in a 10 ms cosine ramp */
+    sc->motor.enabled = true;
+    sc->motor.angle = 0.2;
+    sc->motor.ramp = 0.01;
+    break;
+  case 4: /* rotary inertia, precurvature, a tip moment, out of plane */
+    sc->rod.rotary_inertia = ROD_ROTARY_ON;
+    sc->rod.precurvature[1] = 5;
+    sc->rod.precurvature[2] = 2;
+    sc->tip.moment[2] = 2e-3;
+    sc->impulse.direction[0] = 0;
+    sc->impulse.direction[1] = 0.6;
+    sc->impulse.direction[2] = 0.8;
+    break;
+  }
+}
+
+/* Every Runge-Kutta scheme solves the same rod as BDF-alpha on each model,
+ * spatial integrator and load: on the same grid, the distance between the
+ * two methods' runs at their finer steps is at most the sum of their own
+ * errors there, each below its step-halving difference (a method of order
+ * p >= 1 errs at h/2 by diff / (2^p - 1) <= diff). BDF-alpha at 0.1 and
+ * 0.05 ms (0.2 and 0.1 ms with Euler, whose sweeps need k h <= 0.5), the
+ * others at 0.5 and 0.25 ms. A load taken at the wrong stage time, or a state
+ * missing from the stage records, would converge to another rod or at
+ * first order with a larger difference. */
+START_TEST(schemes_agree_with_bdf_alpha_on_every_model) {
+  static const rod_scheme_kind schemes[3] = {
+      ROD_SCHEME_ESDIRK3, ROD_SCHEME_ESDIRK4, ROD_SCHEME_SDIRK4};
+  for (int v = 0; v < NVARIANTS; v++) {
+    const double hb = v == 2 ? 2e-4 : 1e-4;
+    rod_scenario sc;
+    rod_sim_result res;
+    variant_rod(&sc, v, ROD_SCHEME_BDF_ALPHA, hb);
+    rod_recorder *b1 = simulate(&sc, false, &res);
+    variant_rod(&sc, v, ROD_SCHEME_BDF_ALPHA, hb / 2);
+    rod_recorder *b2 = simulate(&sc, false, &res);
+    const double eb = tip_difference(b1, b2);
+    double motion = 0;
+    for (int i = 0; i < b2->count; i++)
+      for (int c = 0; c < 3; c++)
+        motion = fmax(motion, fabs(b2->tip[3 * i + c] - b2->tip[c]));
+    for (int k = 0; k < 3; k++) {
+      variant_rod(&sc, v, schemes[k], 5e-4);
+      rod_recorder *s1 = simulate(&sc, false, &res);
+      variant_rod(&sc, v, schemes[k], 2.5e-4);
+      rod_recorder *s2 = simulate(&sc, false, &res);
+      const double es = tip_difference(s1, s2), d = tip_difference(s2, b2);
+      ck_assert_msg(d <= es + eb,
+                    "case %d, %s: %.3g m from BDF-alpha, errors %.3g + %.3g", v,
+                    rod_dirk_for(schemes[k])->name, d, es, eb);
+      ck_assert_msg(es + eb < 1e-2 * motion, "case %d: errors %.3g + %.3g", v,
+                    es, eb); /* the check resolves 1 % of the motion */
+      rod_recorder_free(s1);
+      rod_recorder_free(s2);
+    }
+    rod_recorder_free(b1);
+    rod_recorder_free(b2);
+  }
+}
+END_TEST
+
 /* output.interval: samples at t = 0, the multiples of the interval and the
  * end; where a multiple is a step time, the step's own state. */
 START_TEST(interval_samples_at_the_users_times) {
@@ -441,6 +527,10 @@ static Suite *timeint_suite(void) {
   tcase_add_test(r, interval_samples_at_the_users_times);
   tcase_add_test(r, keys_are_checked);
   suite_add_tcase(s, r);
+  TCase *m = tcase_create("models");
+  tcase_set_timeout(m, 120);
+  tcase_add_test(m, schemes_agree_with_bdf_alpha_on_every_model);
+  suite_add_tcase(s, m);
   TCase *o = tcase_create("output");
   tcase_add_test(o, dense_output_exact_for_cubics);
   tcase_add_test(o, dense_output_fourth_order);
