@@ -4,6 +4,7 @@
  * helix and a ring that closes, hollow sections, the shear coefficient. */
 #include <string.h>
 
+#include "core/loads.h"
 #include "core/model.h"
 #include "core/v3.h"
 #include "rfem/rfem.h"
@@ -528,6 +529,176 @@ START_TEST(data_file_errors) {
 }
 END_TEST
 
+/* ---- loads in time ------------------------------------------------------- */
+
+/* rod_load_values: a constant with a ramp (zero before start, linear to
+ * full), a table (times from start, linear, zero outside), the drive's
+ * value when one is set. */
+START_TEST(load_values_in_time) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  rod_error err;
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.force=2 0 -4", &err), ROD_OK);
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.moment=0 1 0", &err), ROD_OK);
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.start=0.1", &err), ROD_OK);
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.ramp=0.2", &err), ROD_OK);
+  double F[3], M[3];
+  const double t[4] = {0.05, 0.1, 0.2, 0.5}, f[4] = {0, 0, 0.5, 1};
+  for (int i = 0; i < 4; i++) {
+    rod_load_values(&sc, NULL, NULL, 0, t[i], F, M);
+    ROD_ASSERT_NEAR(F[0], 2 * f[i], 1e-15);
+    ROD_ASSERT_NEAR(F[2], -4 * f[i], 1e-15);
+    ROD_ASSERT_NEAR(M[1], f[i], 1e-15);
+  }
+  /* a step when ramp = 0: full at start */
+  sc.loads.item[0].ramp = 0;
+  rod_load_values(&sc, NULL, NULL, 0, 0.1, F, M);
+  ck_assert(F[0] == 2 && M[1] == 1);
+  /* a table, times from start */
+  char dir[256], path[600];
+  rod_test_dir(dir, sizeof dir, "rodsim_physics");
+  rod_test_write(dir, "f.csv", "t,Fy\n0,0\n0.1,3\n0.3,-1\n");
+  snprintf(path, sizeof path, "load.a.force_file=%s/f.csv", dir);
+  ck_assert_int_eq(rod_scenario_set(&sc, "load.a.force=0 0 0", &err), ROD_OK);
+  ck_assert_int_eq(rod_scenario_set(&sc, path, &err), ROD_OK);
+  rod_inputs *in;
+  ck_assert_int_eq(rod_inputs_load(&sc, &in, &err), ROD_OK);
+  rod_test_rmdir(dir);
+  const double tt[5] = {0.05, 0.15, 0.3, 0.39, 0.41};
+  const double fy[5] = {0, 1.5, 1, -0.8, 0};
+  for (int i = 0; i < 5; i++) {
+    rod_load_values(&sc, in, NULL, 0, tt[i], F, M);
+    ROD_ASSERT_NEAR(F[1], fy[i], 1e-14);
+    ck_assert(F[0] == 0 && F[2] == 0);
+  }
+  rod_drive d;
+  rod_drive_clear(&d);
+  d.load[0] = true;
+  v3_set(d.load_force[0], 7, 8, 9);
+  rod_load_values(&sc, in, &d, 0, 0.15, F, M);
+  ck_assert(F[0] == 7 && F[2] == 9 && M[1] == 0);
+  rod_inputs_free(in);
+}
+END_TEST
+
+/* A constant [load.NAME] at the tip is tip.force and tip.moment, bit for
+ * bit, on both backends. */
+START_TEST(tip_load_section_is_tip_force) {
+  for (int b = 0; b < 2; b++) {
+    rod_scenario sc;
+    rod_error err;
+    straight_rod(&sc, b ? ROD_BACKEND_RFEM : ROD_BACKEND_KIRCHHOFF);
+    sc.environment.gravity[2] = -9.81;
+    sc.time.duration = 0.04;
+    rod_scenario with = sc;
+    ck_assert_int_eq(
+        rod_scenario_set(&with, "load.grip.force=0.1 0 -0.2", &err), ROD_OK);
+    ck_assert_int_eq(
+        rod_scenario_set(&with, "load.grip.moment=0 0.01 0.002", &err), ROD_OK);
+    v3_set(sc.tip.force, 0.1, 0, -0.2);
+    v3_set(sc.tip.moment, 0, 0.01, 0.002);
+    rod_states *a = simulate(&sc, false), *c = simulate(&with, false);
+    ck_assert_int_eq(a->count, c->count);
+    for (size_t j = 0; j < (size_t)a->count * a->points * 3; j++)
+      ck_assert_msg(a->pos[j] == c->pos[j],
+                    "backend %d sample %zu: %.17g %.17g", b,
+                    j / (3 * a->points), a->pos[j], c->pos[j]);
+    states_free(a);
+    states_free(c);
+  }
+}
+END_TEST
+
+/* A point moment M at s_p = 0.3 L: a node sits exactly there, the rod
+ * bends into an arc of curvature M / EI up to s_p and runs straight
+ * beyond, along the arc's tangent (the arc's tolerances of
+ * arc_by_tip_moment; RFEM: the couple on the element holding s_p, whose
+ * joints after it carry no moment). */
+START_TEST(point_moment_bends_up_to_its_node) {
+  for (int b = 0; b < 2; b++) {
+    rod_scenario sc;
+    rod_error err;
+    straight_rod(&sc, b ? ROD_BACKEND_RFEM : ROD_BACKEND_KIRCHHOFF);
+    const double L = sc.rod.length, sp = 0.3 * L;
+    const double kappa = 1.0 / L, M = kappa * bending_stiffness(&sc);
+    char set[128];
+    snprintf(set, sizeof set, "load.m.position=%.17g", sp);
+    ck_assert_int_eq(rod_scenario_set(&sc, set, &err), ROD_OK);
+    snprintf(set, sizeof set, "load.m.moment=0 %.17g 0", M);
+    ck_assert_int_eq(rod_scenario_set(&sc, set, &err), ROD_OK);
+    rod_states *r = simulate(&sc, true);
+    const double l = L / sc.rfem.segments;
+    const double tol =
+        b ? l * l * kappa / 4 + kappa * l * l : 10 * sc.solver.tolerance * L;
+    bool node_there = false;
+    const double th = kappa * sp; /* turn at s_p, about +y: x towards -z */
+    for (int j = 0; j < r->points; j++) {
+      const double s = r->s[j], *p = point_pos(r, 0, j);
+      node_there = node_there || s == sp;
+      double x, z;
+      if (s <= sp) {
+        x = sin(kappa * s) / kappa;
+        z = -(1 - cos(kappa * s)) / kappa;
+      } else {
+        x = sin(th) / kappa + (s - sp) * cos(th);
+        z = -(1 - cos(th)) / kappa - (s - sp) * sin(th);
+      }
+      ROD_ASSERT_NEAR(p[0], x, tol);
+      ROD_ASSERT_NEAR(p[2], z, tol);
+    }
+    ck_assert(b || node_there);
+    states_free(r);
+  }
+}
+END_TEST
+
+/* A force table equal to the hat of [impulse] (three rows) reproduces the
+ * impulse run: the same node, the same force to rounding, so the runs
+ * differ by what the solver's tolerance leaves open (steps x L x
+ * tolerance; measured far below). */
+START_TEST(tabulated_force_reproduces_impulse) {
+  char dir[256], text[256], set[600];
+  rod_test_dir(dir, sizeof dir, "rodsim_physics");
+  for (int b = 0; b < 2; b++) {
+    rod_scenario sc;
+    rod_error err;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/impulse.ini",
+             getenv("RODSIM_DATA") ? getenv("RODSIM_DATA") : "data");
+    rod_scenario_default(&sc);
+    ck_assert_int_eq(rod_scenario_load(&sc, path, &err), ROD_OK);
+    sc.time.duration = 0.1;
+    sc.solver.backend = b ? ROD_BACKEND_RFEM : ROD_BACKEND_KIRCHHOFF;
+    sc.rfem.segments = 20;
+    rod_scenario tab = sc;
+    tab.impulse.enabled = false;
+    const double d = sc.impulse.duration, P = sc.impulse.peak;
+    snprintf(text, sizeof text, "t,Fz\n0,0\n%.17g,%.17g\n%.17g,0\n", d / 2, P,
+             d);
+    rod_test_write(dir, "hat.csv", text);
+    snprintf(set, sizeof set, "load.hat.force_file=%s/hat.csv", dir);
+    ck_assert_int_eq(rod_scenario_set(&tab, set, &err), ROD_OK);
+    snprintf(set, sizeof set, "load.hat.position=%.17g", sc.impulse.position);
+    ck_assert_int_eq(rod_scenario_set(&tab, set, &err), ROD_OK);
+    snprintf(set, sizeof set, "load.hat.start=%.17g", sc.impulse.start);
+    ck_assert_int_eq(rod_scenario_set(&tab, set, &err), ROD_OK);
+    rod_states *a = simulate(&sc, false), *c = simulate(&tab, false);
+    ck_assert_int_eq(a->count, c->count);
+    ck_assert_int_eq(a->points, c->points);
+    const double bound =
+        rod_sim_step_count(&sc) * sc.rod.length * sc.solver.tolerance;
+    double diff = 0;
+    for (size_t j = 0; j < (size_t)a->count * a->points * 3; j++)
+      diff = fmax(diff, fabs(a->pos[j] - c->pos[j]));
+    ck_assert_msg(diff <= bound, "%s: %g m apart (bound %g)",
+                  b ? "rfem" : "kirchhoff", diff, bound);
+    states_free(a);
+    states_free(c);
+  }
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 static Suite *physics_suite(void) {
   Suite *s = suite_create("physics");
   TCase *tc = tcase_create("moments");
@@ -540,6 +711,12 @@ static Suite *physics_suite(void) {
   tcase_add_test(tc, precurved_chain_keeps_its_shape);
   tcase_add_test(tc, precurvature_from_a_file);
   tcase_add_test(tc, data_file_errors);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("loads");
+  tcase_add_test(tc, load_values_in_time);
+  tcase_add_test(tc, tip_load_section_is_tip_force);
+  tcase_add_test(tc, point_moment_bends_up_to_its_node);
+  tcase_add_test(tc, tabulated_force_reproduces_impulse);
   suite_add_tcase(s, tc);
   tc = tcase_create("drag");
   tcase_add_test(tc, normal_drag_integrals);

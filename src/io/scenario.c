@@ -890,13 +890,6 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   if ((st = check_unsupported(sc, file, err)) != ROD_OK ||
       (st = validate_time(sc, file, err)) != ROD_OK)
     return st;
-  /* sections read and checked, whose physics is not in this build yet */
-  if (sc->loads.count > 0) {
-    char label[96];
-    snprintf(label, sizeof label, "[load.%s]", sc->loads.item[0].name);
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, label,
-                         "loads in time are not supported by this build");
-  }
   return rod_scenario_check_contact(sc, file, err);
 }
 

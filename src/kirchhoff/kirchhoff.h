@@ -27,6 +27,9 @@ enum { KR_NODE = ROD_NY + ROD_NQ };
  * in all. */
 enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 
+/* Point loads along the rod: the impulse and every [load.NAME]. */
+enum { KR_MAX_POINTS = ROD_MAX_LOADS + 1 };
+
 /* Past solutions kept for the predictor. */
 enum { KR_PAST = 5 };
 
@@ -50,7 +53,16 @@ typedef struct rod_kirchhoff {
   double len_max;     /* m, the longest interval */
   int tangent_stride; /* grid intervals per coarse interval of the
                          tangents along the last sweep, 0: none */
-  int jump_node;      /* grid node of the impulse's point force, -1 if none */
+  /* Point loads inside the rod (the impulse, [load.NAME] at an arclength):
+   * each on its own grid node, where n and m jump (Till & Rucker 2017,
+   * III.B); loads at the tip are tip loads. */
+  int npoints;
+  int point_node[KR_MAX_POINTS]; /* grid node of each, ascending */
+  int *node_point;               /* nodes: its point load's index, -1 */
+  int *next_point;               /* nodes: the next point load's node after
+                                    the node, `nodes` if none */
+  int impulse_point;             /* the impulse's index; -1 none, -2 tip */
+  int load_point[ROD_MAX_LOADS]; /* each [load.NAME]'s index, -2 tip */
   double impulse_dir[3];
   const rod_spatial_type *integ;
   rod_history_kind history_kind;
@@ -76,7 +88,8 @@ typedef struct rod_kirchhoff {
   double base_p[3];    /* m, world: the clamp's position p(0) */
   double base_h[4], base_q[3], base_w[3];
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
-  double jump_force[3];               /* N: n jumps by -F at jump_node */
+  /* N, N m: n and m jump by -F, -M at point load i */
+  double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
   /* History and its terms for the current coefficients. Node history
    * (hermite, linear): records at both ends of every interval, midpoints
    * interpolated. Stage history: records at every stage point, whose terms
@@ -90,9 +103,10 @@ typedef struct rod_kirchhoff {
                         quadratures (kr_quadratures) */
 
   /* Sweeps. */
-  double *ybuf;   /* states and up to 16 tangent directions (16 each) */
-  double *node_y; /* nodes x KR_NODE, right limits, of the last sweep */
-  double jump_left[ROD_NY]; /* states just proximal to the jump node */
+  double *ybuf;       /* states and up to 16 tangent directions (16 each) */
+  double *node_y;     /* nodes x KR_NODE, right limits, of the last sweep */
+  double *point_left; /* npoints x ROD_NY: the states just proximal to
+                         each point load's node */
 
   rod_bvp bvp;
   rod_shooting *shoot;

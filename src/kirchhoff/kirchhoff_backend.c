@@ -26,6 +26,9 @@ static void destroy(void *self) {
   free(k->stage_val);
   free(k->stage_ps);
   free(k->s);
+  free(k->node_point);
+  free(k->next_point);
+  free(k->point_left);
   free(k->len);
   free(k->hp);
   free(k->pt);
@@ -45,45 +48,106 @@ static void destroy(void *self) {
   free(k);
 }
 
-/* Uniform grid; with an impulse inside the rod, the nearest interior node
- * moves onto its point (a node is added when there is none). */
+/* Ascending doubles, for qsort. */
+static int compare_doubles(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Index of the value v in the ascending array a[0..n), -1 if absent. */
+static int find_value(const double *a, int n, double v) {
+  for (int i = 0; i < n; i++)
+    if (a[i] == v)
+      return i;
+  return -1;
+}
+
+/* The arclengths of the point loads inside the rod (0 < s < L), ascending
+ * and distinct; returns how many. */
+static int point_positions(const rod_scenario *sc, double *pos) {
+  const double L = sc->rod.length;
+  int n = 0;
+  if (sc->impulse.enabled && sc->impulse.position > 0 &&
+      sc->impulse.position < L)
+    pos[n++] = sc->impulse.position;
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_arclength *a = &sc->loads.item[i].position;
+    if (!a->tip && a->s < L && find_value(pos, n, a->s) < 0)
+      pos[n++] = a->s;
+  }
+  qsort(pos, (size_t)n, sizeof *pos, compare_doubles);
+  return n;
+}
+
+/* Uniform grid of space.nodes points, with a node exactly at every point
+ * load inside the rod: the nearest interior node of the uniform grid moves
+ * there, or, when that node is the clamp, the tip or another load's, a
+ * node is added. */
 static int build_grid(rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
-  double L = sc->rod.length;
-  int n = sc->space.nodes;
-  double pos = sc->impulse.position;
-  bool inside = sc->impulse.enabled && pos > 0 && pos < L;
-  if (inside && n < 3)
-    n = 3;
+  const double L = sc->rod.length;
+  const int n0 = sc->space.nodes;
+  double pos[KR_MAX_POINTS];
+  const int np = point_positions(sc, pos);
+  k->s = malloc((size_t)(n0 + np) * sizeof(double));
+  if (!k->s)
+    return ROD_ENOMEM;
+  for (int j = 0; j < n0; j++)
+    k->s[j] = L * j / (n0 - 1);
+  k->s[n0 - 1] = L;
+  int n = n0, moved[KR_MAX_POINTS], nmoved = 0;
+  for (int p = 0; p < np; p++) {
+    const int j = (int)lround(pos[p] / L * (n0 - 1));
+    bool taken = false;
+    for (int m = 0; m < nmoved; m++)
+      taken = taken || moved[m] == j;
+    if (j >= 1 && j <= n0 - 2 && !taken) {
+      k->s[j] = pos[p];
+      moved[nmoved++] = j;
+    } else {
+      k->s[n++] = pos[p];
+    }
+  }
+  if (n > n0)
+    qsort(k->s, (size_t)n, sizeof *k->s, compare_doubles);
   k->nodes = n;
   k->intervals = n - 1;
-  k->s = malloc((size_t)n * sizeof(double));
+  k->npoints = np;
   k->len = malloc((size_t)(n - 1) * sizeof(double));
-  if (!k->s || !k->len)
+  k->node_point = malloc((size_t)n * sizeof(int));
+  k->next_point = malloc((size_t)n * sizeof(int));
+  k->point_left = calloc((size_t)(np > 0 ? np : 1) * ROD_NY, sizeof(double));
+  if (!k->len || !k->node_point || !k->next_point || !k->point_left)
     return ROD_ENOMEM;
   for (int j = 0; j < n; j++)
-    k->s[j] = L * j / (n - 1);
-  k->s[n - 1] = L;
-  k->jump_node = -1;
-  if (inside) {
-    int j = (int)lround(pos / L * (n - 1));
-    if (j < 1)
-      j = 1;
-    if (j > n - 2)
-      j = n - 2;
-    k->s[j] = pos;
-    k->jump_node = j;
-  } else if (sc->impulse.enabled && pos >= L) {
-    k->jump_node = n - 1; /* acts as a tip force */
+    k->node_point[j] = -1;
+  for (int p = 0; p < np; p++) {
+    k->point_node[p] = find_value(k->s, n, pos[p]);
+    k->node_point[k->point_node[p]] = p;
+  }
+  for (int j = n - 1, next = n; j >= 0; j--) {
+    k->next_point[j] = next;
+    if (k->node_point[j] >= 0)
+      next = j;
+  }
+  /* who loads where: a point's index, -2 the tip, -1 nowhere (the clamp) */
+  k->impulse_point = -1;
+  if (sc->impulse.enabled) {
+    k->impulse_point = sc->impulse.position >= L ? -2
+                       : sc->impulse.position > 0
+                           ? find_value(pos, np, sc->impulse.position)
+                           : -1;
+    v3_copy(k->impulse_dir, sc->impulse.direction);
+    v3_normalize(k->impulse_dir);
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_arclength *a = &sc->loads.item[i].position;
+    k->load_point[i] = a->tip || a->s >= L ? -2 : find_value(pos, np, a->s);
   }
   k->len_max = 0;
   for (int j = 0; j + 1 < n; j++) {
     k->len[j] = k->s[j + 1] - k->s[j];
     k->len_max = fmax(k->len_max, k->len[j]);
-  }
-  if (sc->impulse.enabled) {
-    v3_copy(k->impulse_dir, sc->impulse.direction);
-    v3_normalize(k->impulse_dir);
   }
   return ROD_OK;
 }
@@ -246,13 +310,16 @@ void kr_rigid_guess(const rod_kirchhoff *k, double *x) {
     n0[i] = k->tip_force[i] + w[i] * L;
     moment_arm[i] = k->tip_force[i] * L + 0.5 * w[i] * L * L;
   }
-  if (k->jump_node > 0 && k->jump_node < k->nodes - 1) {
-    v3_axpy(n0, 1.0, k->jump_force);
-    v3_axpy(moment_arm, k->s[k->jump_node], k->jump_force);
-  }
   double m0[3];
-  v3_cross(m0, d, moment_arm);
-  v3_add(m0, m0, k->tip_moment);
+  v3_copy(m0, k->tip_moment);
+  for (int p = 0; p < k->npoints; p++) {
+    v3_axpy(n0, 1.0, k->point_force[p]);
+    v3_axpy(moment_arm, k->s[k->point_node[p]], k->point_force[p]);
+    v3_add(m0, m0, k->point_moment[p]);
+  }
+  double arm[3];
+  v3_cross(arm, d, moment_arm);
+  v3_add(m0, arm, m0);
   for (int i = 0; i < 3; i++) {
     x[i] = n0[i] / k->force_scale;
     x[3 + i] = m0[i] / k->moment_scale;

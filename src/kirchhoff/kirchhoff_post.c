@@ -107,9 +107,9 @@ void kr_postprocess(rod_kirchhoff *k) {
     const double *ya = k->node_y + (size_t)j * KR_NODE;
     /* the left limit at an interior point force (one at the tip acts as
      * a tip force: no jump along the rod) */
-    const double *yb = (j + 1 == k->jump_node && j + 1 < k->nodes - 1)
-                           ? k->jump_left
-                           : k->node_y + (size_t)(j + 1) * KR_NODE;
+    const int p = k->node_point[j + 1];
+    const double *yb = p >= 0 ? k->point_left + (size_t)p * ROD_NY
+                              : k->node_y + (size_t)(j + 1) * KR_NODE;
     size_t ea = (size_t)(2 * j), eb = ea + 1;
     end_record(k, ya, (size_t)k->stages * j, k->Hs_ends + ea * KR_HW,
                k->rec_val + ea * KR_HW, k->rec_der + ea * KR_HW);

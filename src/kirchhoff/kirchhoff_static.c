@@ -35,7 +35,9 @@ static const double kr_imperfection = 1e-3;
  * imperfection, the full loads and (1 - lambda) of the imperfection. */
 typedef struct {
   rod_kirchhoff *k;
-  double tip_force[3], tip_moment[3], bn[3], jump[3]; /* full loads */
+  double tip_force[3], tip_moment[3], bn[3]; /* full loads */
+  double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
+  double jump;     /* N: the point loads' size, for the imperfection */
   double extra[3]; /* N: imperfection at the tip */
   bool release;    /* lambda takes the imperfection away */
 } kr_path_loads;
@@ -46,7 +48,10 @@ static void save_loads(kr_path_loads *pl, rod_kirchhoff *k) {
   v3_copy(pl->tip_force, k->tip_force);
   v3_copy(pl->tip_moment, k->tip_moment);
   v3_copy(pl->bn, k->rc.bn);
-  v3_copy(pl->jump, k->jump_force);
+  memcpy(pl->point_force, k->point_force, sizeof pl->point_force);
+  memcpy(pl->point_moment, k->point_moment, sizeof pl->point_moment);
+  for (int p = 0; p < k->npoints; p++)
+    pl->jump += v3_norm(k->point_force[p]);
 }
 
 static void apply_loads(const kr_path_loads *pl, double lambda) {
@@ -57,7 +62,10 @@ static void apply_loads(const kr_path_loads *pl, double lambda) {
     k->tip_force[i] = f * pl->tip_force[i] + e * pl->extra[i];
     k->tip_moment[i] = f * pl->tip_moment[i];
     k->rc.bn[i] = f * pl->bn[i];
-    k->jump_force[i] = f * pl->jump[i];
+    for (int p = 0; p < k->npoints; p++) {
+      k->point_force[p][i] = f * pl->point_force[p][i];
+      k->point_moment[p][i] = f * pl->point_moment[p][i];
+    }
   }
 }
 
@@ -259,9 +267,9 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   }
   v3_normalize(dir);
   double L = k->model.length;
-  double load = fmax(v3_norm(full->tip_force) + v3_norm(full->jump) +
-                         v3_norm(full->bn) * L,
-                     v3_norm(full->tip_moment) / L);
+  double load =
+      fmax(v3_norm(full->tip_force) + full->jump + v3_norm(full->bn) * L,
+           v3_norm(full->tip_moment) / L);
   v3_scale(f, kr_imperfection * load, dir);
 }
 

@@ -134,14 +134,26 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   const rod_scenario *sc = &k->sc;
   rod_tip_loads(sc, &k->drive, static_state, k->tip_force, k->tip_moment);
-  v3_set(k->jump_force, 0, 0, 0);
+  for (int p = 0; p < k->npoints; p++) {
+    v3_set(k->point_force[p], 0, 0, 0);
+    v3_set(k->point_moment[p], 0, 0, 0);
+  }
   if (sc->impulse.enabled) {
     double F = rod_impulse_force(sc, t);
-    if (k->jump_node > 0 && k->jump_node < k->nodes - 1)
-      v3_scale(k->jump_force, F, k->impulse_dir);
-    else if (k->jump_node == k->nodes - 1)
+    if (k->impulse_point >= 0)
+      v3_axpy(k->point_force[k->impulse_point], F, k->impulse_dir);
+    else if (k->impulse_point == -2)
       v3_axpy(k->tip_force, F, k->impulse_dir);
     /* at s = 0 the clamp takes the force: no effect on the rod */
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    double F[3], M[3];
+    rod_load_values(sc, k->inputs, &k->drive, i, t, F, M);
+    const int p = k->load_point[i];
+    v3_add(p >= 0 ? k->point_force[p] : k->tip_force,
+           p >= 0 ? k->point_force[p] : k->tip_force, F);
+    v3_add(p >= 0 ? k->point_moment[p] : k->tip_moment,
+           p >= 0 ? k->point_moment[p] : k->tip_moment, M);
   }
   rod_base_state(sc, &k->model, &k->drive, k->inputs, t, k->base_p, k->base_h,
                  k->base_q, k->base_w);
@@ -162,9 +174,12 @@ bool kr_planar_symmetric(const rod_kirchhoff *k) {
   const rod_rhs_const *c = &k->rc;
   if (c->bn[1] != 0 || c->gravity[1] != 0 || !k->ustar_planar)
     return false;
-  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0 ||
-      k->jump_force[1] != 0)
+  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0)
     return false;
+  for (int p = 0; p < k->npoints; p++)
+    if (k->point_force[p][1] != 0 || k->point_moment[p][0] != 0 ||
+        k->point_moment[p][2] != 0)
+      return false;
   if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
       k->base_w[0] != 0 || k->base_w[2] != 0)
     return false;

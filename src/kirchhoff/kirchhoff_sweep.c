@@ -150,11 +150,12 @@ euler_step(const sweep *sw, int j, double *y, int nk, const bool planar,
     y[i] += sw->len[j] * f[i];
 }
 
-/* Point force at the node after interval j: n(s+) = n(s-) - F (Till & Rucker
- * 2017, III.B); jump_left keeps the state just proximal to it. */
-static void apply_jump(rod_kirchhoff *k, double *y) {
-  memcpy(k->jump_left, y, ROD_NY * sizeof(double));
-  v3_axpy(y + ROD_Y_N, -1.0, k->jump_force);
+/* Point load p at its node: n(s+) = n(s-) - F, m(s+) = m(s-) - M (Till &
+ * Rucker 2017, III.B); point_left keeps the state just proximal to it. */
+static void apply_jump(rod_kirchhoff *k, int p, double *y) {
+  memcpy(k->point_left + (size_t)p * ROD_NY, y, ROD_NY * sizeof(double));
+  v3_axpy(y + ROD_Y_N, -1.0, k->point_force[p]);
+  v3_axpy(y + ROD_Y_M, -1.0, k->point_moment[p]);
 }
 
 /* Intervals [a, b) of y (states and nk tangents), storing the states at
@@ -169,14 +170,14 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
   sweep sw;
   sweep_init(&sw, k);
   double *node_y = k->node_y;
-  const int jump = k->jump_node < k->nodes - 1 ? k->jump_node : -1;
+  const int *node_point = k->node_point;
   for (int j = a; j < b; j++) {
     if (rk4)
       rk4_step(&sw, j, y, nk, planar, general);
     else
       euler_step(&sw, j, y, nk, planar, general);
-    if (j + 1 == jump)
-      apply_jump(k, y);
+    if (node_point[j + 1] >= 0)
+      apply_jump(k, node_point[j + 1], y);
     memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
   }
 }
@@ -342,11 +343,12 @@ tangent_step(const sweep *sw, double H, const tangent_node *p, int m, int nk,
 }
 
 /* The nodes of one coarse step from grid node j: tangent_stride grid
- * intervals (an even number), fewer where [a, b) or the point force's node
+ * intervals (an even number), fewer where [a, b) or a point load's node
  * ends it; an odd rest is a 3/8-rule step of 3 intervals (a lone interval
  * a Heun step). */
-static int coarse_step(const rod_kirchhoff *k, int j, int b, int jump) {
-  const int lim = (jump > j && jump < b ? jump : b) - j; /* to the boundary */
+static int coarse_step(const rod_kirchhoff *k, int j, int b) {
+  const int next = k->next_point[j];
+  const int lim = (next < b ? next : b) - j; /* to the boundary */
   const int stride = k->tangent_stride;
   if (lim > stride) /* a 3/8 step where a lone interval would be left */
     return lim - stride == 1 ? 3 : stride;
@@ -362,18 +364,15 @@ tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
   sweep sw;
   sweep_init(&sw, k);
   const int last = k->nodes - 1;
-  /* the point force's node (sweep_loop applies it there): one inside
-   * (a, b) ends a coarse step on its left limit, one at b the last */
-  const int jn =
-      k->jump_node > 0 && k->jump_node < k->nodes - 1 ? k->jump_node : -1;
-  const int jump = jn > a && jn < b ? jn : -1;
+  /* point loads' nodes (sweep_loop applies them there): one inside (a, b)
+   * ends a coarse step on its left limit, one at b the last */
   tangent_node p[4];
   p[0].y = k->node_y + (size_t)a * KR_NODE;
   tangent_point(&sw, node_point(&sw, a, last), p[0].y, &p[0].w, planar,
                 general);
   int evals = 1, stages = 0;
   for (int j = a; j < b;) {
-    const int m = coarse_step(k, j, b, jump);
+    const int m = coarse_step(k, j, b);
     const int end = j + m, q = m % 2 ? m : 2; /* nodes after the first */
     const int step = m % 2 ? 1 : m / 2;       /* grid intervals apart */
     for (int i = 1; i <= q; i++) {
@@ -381,8 +380,8 @@ tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
       const double *y = k->node_y + (size_t)g * KR_NODE;
       if (g == b)
         y = y_b;
-      if (g == jump || g == jn)
-        y = k->jump_left; /* the left limit ends the step */
+      if (k->node_point[g] >= 0) /* the left limit ends the step */
+        y = k->point_left + (size_t)k->node_point[g] * ROD_NY;
       p[i].y = y;
       tangent_point(&sw, node_point(&sw, g, last), y, &p[i].w, planar, general);
     }
@@ -390,7 +389,8 @@ tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
     tangent_step(&sw, k->s[end] - k->s[j], p, q, nk, dy, planar, general);
     stages += q == 1 ? 2 : 4;
     p[0] = p[q];
-    if (end == jump) { /* the tangents pass the constant jump unchanged */
+    if (end < b && k->node_point[end] >= 0) { /* the tangents pass the
+                                                  constant jump unchanged */
       p[0].y = k->node_y + (size_t)end * KR_NODE;
       tangent_point(&sw, node_point(&sw, end, last), p[0].y, &p[0].w, planar,
                     general);

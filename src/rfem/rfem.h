@@ -29,6 +29,9 @@
 
 typedef enum { RFEM_MOTOR = 0, RFEM_BEND, RFEM_TORSION } rfem_role;
 
+/* Point forces and couples at most: tip, impulse, every [load.NAME]. */
+enum { RFEM_MAX_LOADS = ROD_MAX_LOADS + 2 };
+
 typedef struct {
   double s0;     /* m, arclength of the proximal end */
   double length; /* m */
@@ -64,6 +67,8 @@ typedef struct rod_rfem {
   int tip_element;
   double impulse_dir[3];
   int impulse_element;
+  int load_element[ROD_MAX_LOADS]; /* the element of each [load.NAME] */
+  double load_x[ROD_MAX_LOADS];    /* m, along it from its proximal end */
   double impulse_x; /* m, along the element from its proximal end */
 
   /* state: full link vectors, Maxwell torques (N m), time (s) */
@@ -139,18 +144,30 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
  * force and the impulse (static: the static tip loads, no drag). */
 void rfem_external_forces(rod_rfem *r, double t, bool static_state,
                           double *fext);
-/* The point loads at time t (tip; impulse when on) as dead loads; returns
- * their number (at most 2). */
+/* The point forces at time t (tip; impulse when on; every [load.NAME]
+ * with a force) as dead loads; returns their number (at most
+ * RFEM_MAX_LOADS). */
 int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
-                     rod_chain_load loads[2]);
-/* Add the tip moment (a dead load, world frame; rod_tip_loads) to fext at
- * the chain's current kinematics. */
-void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext);
-/* K[i + j ld] += dG_i/dq_j of the dead couple M on the tip body, G_i = M .
- * a_i the generalised force on joint i with the world axis a_i: M . (a_j x
- * a_i) for j < i (rod_chain_load_stiffness's convention, loads add to K). */
-void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
-                           int ld);
+                     rod_chain_load *loads);
+/* A dead couple (N m, world frame) on a body: the tip moment, a
+ * [load.NAME]'s moment. */
+typedef struct {
+  int body;
+  bool tip; /* at the rod's end (m(L) of the output) */
+  double moment[3];
+} rfem_couple;
+/* The couples at time t; returns their number (at most RFEM_MAX_LOADS). */
+int rfem_couples(const rod_rfem *r, double t, bool static_state,
+                 rfem_couple *couples);
+/* fext += the couples at the chain's current kinematics. */
+void rfem_add_couples(const rod_rfem *r, int n, const rfem_couple *couples,
+                      double *fext);
+/* K[i + j ld] += dG_i/dq_j of the couples: a dead couple M on body b gives
+ * joint i <= b the generalised force G_i = M . a_i (a_i its world axis),
+ * whose derivative is M . (a_j x a_i) for j < i (rod_chain_load_stiffness's
+ * convention, loads add to K). */
+void rfem_couple_stiffness(const rod_rfem *r, int n, const rfem_couple *couples,
+                           double *K, int ld);
 /* Integrals over [0, l] of |u| u and x |u| u for the plane vector u = a +
  * b x (normal drag): exact when u keeps one direction, else 5-point
  * Gauss-Legendre on each side of the smallest |u|. */

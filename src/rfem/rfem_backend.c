@@ -190,11 +190,16 @@ static void internal_forces(rod_rfem *r) {
     v3_scale(r->out_moment + 3 * p, -1.0, r->out_moment + 3 * p);
     v3_scale(r->out_force + 3 * p, -1.0, r->out_force + 3 * p);
   }
-  double *nL = r->out_force + 3 * r->nelements, tipF[3];
+  double *nL = r->out_force + 3 * r->nelements;
+  double *mL = r->out_moment + 3 * r->nelements;
   v3_set(nL, 0, 0, 0);
-  rod_tip_loads(&r->sc, &r->drive, r->at_static, tipF,
-                r->out_moment + 3 * r->nelements); /* m(L) */
-  rod_chain_load loads[2];
+  v3_set(mL, 0, 0, 0);
+  rfem_couple couples[RFEM_MAX_LOADS];
+  const int nc = rfem_couples(r, r->t, r->at_static, couples);
+  for (int c = 0; c < nc; c++)
+    if (couples[c].tip)
+      v3_add(mL, mL, couples[c].moment);
+  rod_chain_load loads[RFEM_MAX_LOADS];
   const int nl = rfem_point_loads(r, r->t, r->at_static, loads);
   const rfem_element *tip = &r->el[r->tip_element];
   for (int i = 0; i < nl; i++)

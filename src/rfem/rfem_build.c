@@ -182,6 +182,20 @@ static int rest_angles(rod_rfem *r) {
   return ROD_OK;
 }
 
+/* The element holding the material point at arclength pos and the point's
+ * distance x along it; -1 for a point on no element (the clamp of the
+ * uniform layout, whose joint 1 sits at s = 0). */
+static void locate(const rod_rfem *r, double pos, int *element, double *x) {
+  int p = 0;
+  while (p + 1 < r->nelements && pos >= r->el[p + 1].s0)
+    p++;
+  *element = -1;
+  if (pos >= r->el[0].s0) { /* uniform: 0 is joint 1, an element start */
+    *element = p;
+    *x = pos - r->el[p].s0;
+  }
+}
+
 int rfem_build(rod_rfem *r) {
   const rod_scenario *sc = &r->sc;
   const int n = sc->rfem.segments;
@@ -247,13 +261,15 @@ int rfem_build(rod_rfem *r) {
   if (sc->impulse.enabled) {
     v3_copy(r->impulse_dir, sc->impulse.direction);
     v3_normalize(r->impulse_dir);
-    const double pos = sc->impulse.position;
-    int p = 0;
-    while (p + 1 < r->nelements && pos >= r->el[p + 1].s0)
-      p++;
-    if (pos >= r->el[0].s0) { /* uniform: 0 is joint 1, an element start */
-      r->impulse_element = p;
-      r->impulse_x = pos - r->el[p].s0;
+    locate(r, sc->impulse.position, &r->impulse_element, &r->impulse_x);
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_arclength *a = &sc->loads.item[i].position;
+    if (a->tip || a->s >= L) { /* the tip load's very point */
+      r->load_element[i] = r->tip_element;
+      r->load_x[i] = r->el[r->tip_element].length;
+    } else {
+      locate(r, a->s, &r->load_element[i], &r->load_x[i]);
     }
   }
   return ROD_OK;

@@ -94,7 +94,7 @@ int rfem_contact_create(rod_rfem *r) {
   c->full_b = calloc(nl, sizeof(double));
   c->full_x = calloc(nl, sizeof(double));
   c->solver = rod_contact_solver_alloc((int)rows, 0);
-  c->loads = calloc(2 + cap, sizeof *c->loads);
+  c->loads = calloc(RFEM_MAX_LOADS + cap, sizeof *c->loads);
   c->H = calloc(nf * nf, sizeof(double));
   c->dq = calloc(nf, sizeof(double));
   c->out_force = calloc(3 * (size_t)r->npoints, sizeof(double));

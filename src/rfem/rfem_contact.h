@@ -74,7 +74,7 @@ typedef struct rfem_contacts {
   double *vbuf;    /* nlinks when use_primal */
 
   /* statics */
-  rod_chain_load *loads; /* 2 + capacity */
+  rod_chain_load *loads; /* RFEM_MAX_LOADS + capacity */
   double *H;  /* nfree^2: the static Jacobian, then its Cholesky factor */
   double *dq; /* nfree */
 
@@ -124,8 +124,9 @@ void rfem_contact_add_forces(const rod_rfem *r, double *fext);
 void rfem_contact_set_forces(rod_rfem *r, const rfem_contact *list, int n,
                              const double *f0, const double *f);
 
-/* A buffer for the static loads (2) and the applied contact forces, and
- * the applied forces as dead loads into out; returns their number. */
+/* A buffer for the static loads (RFEM_MAX_LOADS) and the applied contact
+ * forces, and the applied forces as dead loads into out; returns their
+ * number. */
 rod_chain_load *rfem_contact_loads(rod_rfem *r);
 int rfem_contact_applied_loads(const rod_rfem *r, rod_chain_load *out);
 

@@ -172,14 +172,14 @@ static void element_drag(const rod_rfem *r, const rfem_element *e,
 }
 
 int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
-                     rod_chain_load loads[2]) {
+                     rod_chain_load *loads) {
   const rod_scenario *sc = &r->sc;
   const rfem_element *tip = &r->el[r->tip_element];
   int n = 0;
   rod_chain_load *ld = &loads[n++];
   ld->body = tip->link;
   v3_set(ld->point, 0, 0, tip->length);
-  double moment[3]; /* applied by rfem_add_tip_moment */
+  double moment[3]; /* a couple: rfem_couples */
   rod_tip_loads(sc, &r->drive, static_state, ld->force, moment);
   double F = rod_impulse_force(sc, t);
   if (r->impulse_element >= 0 && F != 0.0) {
@@ -189,33 +189,69 @@ int rfem_point_loads(const rod_rfem *r, double t, bool static_state,
     v3_set(ld->point, 0, 0, r->impulse_x);
     v3_scale(ld->force, F, r->impulse_dir);
   }
+  for (int i = 0; i < sc->loads.count; i++) {
+    double Fi[3], Mi[3];
+    rod_load_values(sc, r->inputs, &r->drive, i, t, Fi, Mi);
+    if (Fi[0] == 0 && Fi[1] == 0 && Fi[2] == 0)
+      continue;
+    const rfem_element *e = &r->el[r->load_element[i]];
+    ld = &loads[n++];
+    ld->body = e->link;
+    v3_set(ld->point, 0, 0, r->load_x[i]);
+    v3_copy(ld->force, Fi);
+  }
   return n;
 }
 
-void rfem_add_tip_moment(const rod_rfem *r, bool static_state, double *fext) {
-  double F[3], M[3], R[9], Mb[3];
-  rod_tip_loads(&r->sc, &r->drive, static_state, F, M);
-  if (M[0] == 0 && M[1] == 0 && M[2] == 0)
-    return;
-  const int link = r->el[r->tip_element].link;
-  rod_chain_pose(r->chain, link, R, NULL);
-  m3_mul_tv(Mb, R, M); /* body coordinates, as fext */
-  v3_add(fext + 6 * link, fext + 6 * link, Mb);
+int rfem_couples(const rod_rfem *r, double t, bool static_state,
+                 rfem_couple *couples) {
+  const rod_scenario *sc = &r->sc;
+  int n = 0;
+  double F[3], M[3];
+  rod_tip_loads(sc, &r->drive, static_state, F, M);
+  if (M[0] != 0 || M[1] != 0 || M[2] != 0) {
+    couples[n].body = r->el[r->tip_element].link;
+    couples[n].tip = true;
+    v3_copy(couples[n++].moment, M);
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    rod_load_values(sc, r->inputs, &r->drive, i, t, F, M);
+    if (M[0] == 0 && M[1] == 0 && M[2] == 0)
+      continue;
+    couples[n].body = r->el[r->load_element[i]].link;
+    couples[n].tip = r->load_element[i] == r->tip_element &&
+                     r->load_x[i] >= r->el[r->tip_element].length;
+    v3_copy(couples[n++].moment, M);
+  }
+  return n;
 }
 
-void rfem_couple_stiffness(const rod_rfem *r, const double M[3], double *K,
-                           int ld) {
-  const int body = r->el[r->tip_element].link;
-  for (int i = 1; i <= body; i++) {
-    double Ri[9], ai[3];
-    rod_chain_pose(r->chain, i, Ri, NULL);
-    m3_mul_v(ai, Ri, rod_chain_get_link(r->chain, i)->axis);
-    for (int j = 0; j < i; j++) {
-      double Rj[9], aj[3], ajxai[3];
-      rod_chain_pose(r->chain, j, Rj, NULL);
-      m3_mul_v(aj, Rj, rod_chain_get_link(r->chain, j)->axis);
-      v3_cross(ajxai, aj, ai);
-      K[i + (size_t)j * ld] += v3_dot(M, ajxai);
+void rfem_add_couples(const rod_rfem *r, int n, const rfem_couple *couples,
+                      double *fext) {
+  for (int c = 0; c < n; c++) {
+    double R[9], Mb[3];
+    const int link = couples[c].body;
+    rod_chain_pose(r->chain, link, R, NULL);
+    m3_mul_tv(Mb, R, couples[c].moment); /* body coordinates, as fext */
+    v3_add(fext + 6 * link, fext + 6 * link, Mb);
+  }
+}
+
+void rfem_couple_stiffness(const rod_rfem *r, int n, const rfem_couple *couples,
+                           double *K, int ld) {
+  for (int c = 0; c < n; c++) {
+    const double *M = couples[c].moment;
+    for (int i = 1; i <= couples[c].body; i++) {
+      double Ri[9], ai[3];
+      rod_chain_pose(r->chain, i, Ri, NULL);
+      m3_mul_v(ai, Ri, rod_chain_get_link(r->chain, i)->axis);
+      for (int j = 0; j < i; j++) {
+        double Rj[9], aj[3], ajxai[3];
+        rod_chain_pose(r->chain, j, Rj, NULL);
+        m3_mul_v(aj, Rj, rod_chain_get_link(r->chain, j)->axis);
+        v3_cross(ajxai, aj, ai);
+        K[i + (size_t)j * ld] += v3_dot(M, ajxai);
+      }
     }
   }
 }
@@ -226,12 +262,14 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
   if (!static_state && (r->sc.rod.drag > 0 || r->sc.rod.drag_tangential > 0))
     for (int e = 0; e < r->nelements; e++)
       element_drag(r, &r->el[e], fext);
-  rod_chain_load loads[2];
+  rod_chain_load loads[RFEM_MAX_LOADS];
   int n = rfem_point_loads(r, t, static_state, loads);
   for (int i = 0; i < n; i++)
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
                               loads[i].force, fext);
-  rfem_add_tip_moment(r, static_state, fext);
+  rfem_couple couples[RFEM_MAX_LOADS];
+  n = rfem_couples(r, t, static_state, couples);
+  rfem_add_couples(r, n, couples, fext);
 }
 
 /* (1 - e^-x (1 + x)) / x = sum_(m >= 2) (-1)^m (m - 1) x^(m-1) / m!,

@@ -20,8 +20,8 @@ int rfem_static_residual(const double *x, double *res, double *J, void *user) {
   memset(r->v, 0, (size_t)n * sizeof(double));
   rod_chain_update(r->chain, r->q, NULL);
   /* the static loads, and the contact forces as dead loads */
-  rod_chain_load tip_loads[2];
-  rod_chain_load *loads = r->contact ? rfem_contact_loads(r) : tip_loads;
+  rod_chain_load point_loads[RFEM_MAX_LOADS];
+  rod_chain_load *loads = r->contact ? rfem_contact_loads(r) : point_loads;
   int nl = rfem_point_loads(r, 0.0, true, loads);
   if (r->contact)
     nl += rfem_contact_applied_loads(r, loads + nl);
@@ -29,10 +29,9 @@ int rfem_static_residual(const double *x, double *res, double *J, void *user) {
   for (int i = 0; i < nl; i++)
     rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
                               loads[i].force, r->fext);
-  rfem_add_tip_moment(r, true, r->fext);
-  double tipF[3], M[3];
-  rod_tip_loads(&r->sc, &r->drive, true, tipF, M);
-  const bool couple = M[0] != 0 || M[1] != 0 || M[2] != 0;
+  rfem_couple couples[RFEM_MAX_LOADS];
+  const int nc = rfem_couples(r, 0.0, true, couples);
+  rfem_add_couples(r, nc, couples, r->fext);
   memset(r->full, 0, (size_t)n * sizeof(double));
   rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
   /* joint torques at rest; Maxwell springs hold Q = k q */
@@ -45,8 +44,7 @@ int rfem_static_residual(const double *x, double *res, double *J, void *user) {
   if (!J)
     return 0;
   rod_chain_load_stiffness(r->chain, nl, loads, r->kbuf, n);
-  if (couple)
-    rfem_couple_stiffness(r, M, r->kbuf, n);
+  rfem_couple_stiffness(r, nc, couples, r->kbuf, n);
   for (int b = 0; b < nf; b++)
     for (int a = 0; a < nf; a++) {
       double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];
