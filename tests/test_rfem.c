@@ -522,6 +522,37 @@ START_TEST(first_frequency_converges) {
 }
 END_TEST
 
+/* An attached end mass mu = M / (rhoA L) = 1 (tip.release = false) joins
+ * the last body: the chain's first frequency converges to the root
+ * beta L = 1.2479174096 of the end-mass frequency equation 1 + cos l cosh
+ * l + mu l (cos l sinh l - sin l cosh l) = 0, at the layout's order. */
+START_TEST(end_mass_frequency_converges) {
+  for (int lay = 0; lay < 2; lay++) {
+    double err[3];
+    for (int k = 0; k < 3; k++) {
+      rod_scenario sc;
+      cantilever(&sc, 8 << k, lay, true);
+      rod_model m;
+      rod_model_init(&m, &sc);
+      sc.tip.release = false;
+      sc.tip.mass = m.rho_area * sc.rod.length;
+      rod_rfem *r = make(&sc);
+      solve_static(r);
+      double *w2 = malloc((size_t)r->nfree * sizeof(double));
+      double *Z = malloc((size_t)r->nfree * r->nfree * sizeof(double));
+      chain_modes(r, w2, Z);
+      const double b = 1.2479174096064694 / r->L;
+      err[k] =
+          fabs(sqrt(w2[0]) / (b * b * sqrt(r->EI / r->model.rho_area)) - 1);
+      free(w2);
+      free(Z);
+      rod_backend_rfem.destroy(r);
+    }
+    check_layout_order(lay, err);
+  }
+}
+END_TEST
+
 /* Start in mode m with amplitude A (rad scale) at rest, step N times of
  * dt, and estimate the frequency from the modal coordinate y = z^T M q:
  * a harmonic sequence obeys y_(k+1) + y_(k-1) = 2 cos(W dt) y_k, whose
@@ -1184,6 +1215,7 @@ static Suite *rfem_suite(void) {
   tcase_set_timeout(td, 30);
   tcase_add_test(td, aba_matches_crba_on_rod_chains);
   tcase_add_test(td, first_frequency_converges);
+  tcase_add_test(td, end_mass_frequency_converges);
   tcase_add_test(td, linearised_frequencies_planar);
   tcase_add_test(td, linearised_frequencies_3d);
   tcase_add_test(td, energy_conserved_genalpha);

@@ -73,13 +73,14 @@ static const ds_def defs[DS_COUNT] = {
     [DS_MOMENT] = {"/rod/moment", 3, true, 0, false, "N m",
                    "internal moment m(s), world frame", true},
     [DS_KIN] = {"/energy/kinetic", 1, false, 0, false, "J",
-                "kinetic energy of the rod (tip mass excluded)"},
+                "kinetic energy of the rod and an attached tip body (a "
+                "released tip mass excluded)"},
     [DS_ELA] = {"/energy/elastic", 1, false, 0, false, "J",
                 "elastic energy: bending and torsion (Cosserat: with shear "
                 "and extension; RFEM: the joint springs)"},
     [DS_GRAV] = {"/energy/gravity", 1, false, 0, false, "J",
-                 "gravity energy -integral of rhoA g . p ds (world origin "
-                 "as datum)"},
+                 "gravity energy -integral of rhoA g . p ds, an attached tip "
+                 "body's -M g . c with it (world origin as datum)"},
     [DS_ITER] = {"/solver/iterations", 1, false, 1, false, "1",
                  "nonlinear iterations, summed over the steps since the "
                  "previous sample"},

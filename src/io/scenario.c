@@ -840,7 +840,6 @@ static int check_unsupported(const rod_scenario *sc, const char *file,
     bool set;
     const char *key;
   } keys[] = {
-      {!sc->tip.release, "tip.release"},
       {sc->base.motion_file[0] != 0, "base.motion_file"},
   };
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

@@ -90,6 +90,19 @@ typedef struct rod_kirchhoff {
   double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
   /* N, N m: n and m jump by -F, -M at point load i */
   double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
+  /* The attached tip body (tip.release = false; kirchhoff_tip.c): mass
+   * (kg), principal moments of inertia about its centre (kg m^2) and the
+   * centre's offset from the rod's end (m), material frame; its weight
+   * (N, world; scaled along a static loading path) and the BDF history
+   * of the end's velocity q(L) and angular velocity w(L): q_t = c0 q +
+   * body_qh, w_t = c0 w + body_wh; body_past holds q, w of the last two
+   * steps and their rates of the last one. */
+  bool tip_body;
+  double body_mass, body_inertia[3], body_offset[3], body_weight[3];
+  double body_qh[3], body_wh[3];
+  double body_past[6][3];     /* q(i-1), q(i-2), q_t(i-1), w(i-1), ... */
+  rod_dirk_stages *body_dirk; /* q(L), w(L) of a Runge-Kutta scheme's
+                                 stages (time.scheme), else NULL */
   /* History and its terms for the current coefficients. Node history
    * (hermite, linear): records at both ends of every interval, midpoints
    * interpolated. Stage history: records at every stage point, whose terms
@@ -229,6 +242,37 @@ void kr_predict(const rod_kirchhoff *k, double *x);
 void kr_predict_states(rod_kirchhoff *k, int stride); /* into yref */
 void kr_accept(rod_kirchhoff *k, const double *x);
 void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
+
+/* kirchhoff_tip.c: the attached tip body */
+void kr_tip_body_init(rod_kirchhoff *k);
+/* Its history terms for the current coefficients (zero in statics). */
+void kr_tip_body_terms(rod_kirchhoff *k);
+/* The force F (N) and moment M (N m, about the rod's end), world frame,
+ * that the body exerts on the rod's end at the tip states y (h, q, w of
+ * the 16): its weight less its mass times the acceleration of its centre,
+ * and the moment of both less the rate of its angular momentum. dF, dM
+ * (may be NULL): their derivatives by the 16 states, dF[3 j + i] = dF_i /
+ * dy_j. */
+void kr_tip_body_loads(const rod_kirchhoff *k, const double *y, double F[3],
+                       double M[3], double *dF, double *dM);
+/* Accept the converged tip states y into the history (after a dynamic
+ * step); kr_tip_body_rest: the body at rest (after the static state). */
+void kr_tip_body_accept(rod_kirchhoff *k, const double *y);
+void kr_tip_body_rest(rod_kirchhoff *k);
+/* The same for the stages of a Runge-Kutta scheme (kirchhoff_dirk.c):
+ * storage, the start at rest (with the rate known or not), each stage's
+ * history terms before its solve and its values (the last sweep's) after,
+ * the accepted step. */
+int kr_tip_body_dirk_alloc(rod_kirchhoff *k);
+void kr_tip_body_dirk_rest(rod_kirchhoff *k, bool rate_known);
+void kr_tip_body_stage_terms(rod_kirchhoff *k, const rod_dirk_table *T, int i,
+                             double h);
+void kr_tip_body_stage_done(rod_kirchhoff *k, int i, double c0);
+void kr_tip_body_dirk_accept(rod_kirchhoff *k, const rod_dirk_table *T);
+/* Its kinetic and gravitational energy (J) at the tip states y, p the
+ * rod's end (m, world). */
+void kr_tip_body_energy(const rod_kirchhoff *k, const double *y,
+                        const double p[3], double *kinetic, double *gravity);
 
 /* kirchhoff_post.c: energies and history records of a converged step */
 void kr_quadratures(rod_kirchhoff *k);

@@ -239,6 +239,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   double EI = k->model.K[0], L = k->model.length;
   k->force_scale = EI / (L * L);
   k->moment_scale = EI / L;
+  kr_tip_body_init(k);
   st = build_grid(k);
   if (st != ROD_OK) {
     destroy(k);
@@ -307,8 +308,9 @@ void kr_rigid_guess(const rod_kirchhoff *k, double *x) {
   double w[3];
   v3_scale(w, -1.0, k->rc.bn); /* rhoA g + fbar, N/m */
   for (int i = 0; i < 3; i++) {
-    n0[i] = k->tip_force[i] + w[i] * L;
-    moment_arm[i] = k->tip_force[i] * L + 0.5 * w[i] * L * L;
+    const double tip = k->tip_force[i] + k->body_weight[i];
+    n0[i] = tip + w[i] * L;
+    moment_arm[i] = tip * L + 0.5 * w[i] * L * L;
   }
   double m0[3];
   v3_copy(m0, k->tip_moment);
@@ -616,6 +618,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   kr_update_strategy(k, modified, st);
   kr_postprocess(k);
   kr_push_history(k);
+  kr_tip_body_accept(k, k->node_y + (size_t)(k->nodes - 1) * KR_NODE);
   kr_record_step(k, x, first);
   k->time = t;
   k->steps++;

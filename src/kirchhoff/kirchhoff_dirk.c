@@ -26,7 +26,7 @@ int kr_dirk_alloc(rod_kirchhoff *k) {
   const size_t P = (size_t)k->stages * (size_t)k->intervals;
   k->dirk = rod_dirk_alloc((int)P, KR_HW);
   k->dirk_err = calloc(P * KR_HW, sizeof(double));
-  bool ok = k->dirk && k->dirk_err;
+  bool ok = k->dirk && k->dirk_err && kr_tip_body_dirk_alloc(k) == ROD_OK;
   for (int i = 0; i < KR_STAGE_PAST && ok; i++)
     ok = (k->stage_y[i] = calloc((size_t)k->nodes * ROD_NY, sizeof(double))) !=
          NULL;
@@ -41,6 +41,7 @@ int kr_dirk_alloc(rod_kirchhoff *k) {
 
 void kr_dirk_free(rod_kirchhoff *k) {
   rod_dirk_free(k->dirk);
+  rod_dirk_free(k->body_dirk);
   free(k->dirk_err);
   for (int i = 0; i < KR_STAGE_PAST; i++)
     free(k->stage_y[i]);
@@ -74,6 +75,7 @@ void kr_dirk_rest(rod_kirchhoff *k) {
          (size_t)k->stages * k->intervals * KR_HW * sizeof(double));
   rod_dirk_start(k->dirk, k->stage_val,
                  k->start_scheme == k->scheme ? k->dirk_err : NULL);
+  kr_tip_body_dirk_rest(k, k->start_scheme == k->scheme);
   k->n_stage = 0;
   for (int j = 0; j < k->nodes; j++) /* push_stage reads node_y */
     memcpy(k->node_y + (size_t)j * KR_NODE, k->sol_y + (size_t)j * KR_NODE,
@@ -185,7 +187,10 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
   memcpy(x, k->x, sizeof x);
   for (int i = 0; i < T->stages; i++) {
     const double ti = t0 + T->c[i] * h;
-    if (!rod_dirk_stage_terms(k->dirk, T, i, h, (double *)k->hp))
+    const bool implicit =
+        rod_dirk_stage_terms(k->dirk, T, i, h, (double *)k->hp);
+    kr_tip_body_stage_terms(k, T, i, h);
+    if (!implicit)
       continue; /* the explicit first stage: the derivative at t0 */
     const rod_bdf_coeffs c = {1.0 / (T->A[i][i] * h), 0, 0, 0};
     rod_step_stats ss;
@@ -197,6 +202,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
       return status;
     kr_update_strategy(k, modified, &ss);
     rod_dirk_stage_done(k->dirk, i, c.c0, k->stage_val, (const double *)k->hp);
+    kr_tip_body_stage_done(k, i, c.c0);
     push_stage(k, ti, x);
   }
   rod_dirk_error(k->dirk, T, h, k->dirk_err);
@@ -207,6 +213,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
   }
   /* stiffly accurate: the last stage's sweep is the solution at t */
   kr_postprocess(k);
+  kr_tip_body_dirk_accept(k, T); /* reads the last sweep: before kr_accept */
   kr_accept(k, x);
   rod_dirk_accept(k->dirk, T, k->stage_val);
   k->time = t;

@@ -101,6 +101,12 @@ void kr_postprocess(rod_kirchhoff *k) {
   k->energy.gravity =
       -k->model.rho_area *
       (L * v3_dot(k->model.gravity, tip + ROD_Q_P) - tip[ROD_Q_GS]);
+  if (k->tip_body) {
+    double kin, grav;
+    kr_tip_body_energy(k, tip - ROD_NY, tip + ROD_Q_P, &kin, &grav);
+    k->energy.kinetic += kin;
+    k->energy.gravity += grav;
+  }
   if (k->history_kind == ROD_HISTORY_STAGE)
     return;
   for (int j = 0; j < k->intervals; j++) {

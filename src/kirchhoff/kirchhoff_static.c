@@ -36,6 +36,7 @@ static const double kr_imperfection = 1e-3;
 typedef struct {
   rod_kirchhoff *k;
   double tip_force[3], tip_moment[3], bn[3]; /* full loads */
+  double body_weight[3];                     /* N: an attached tip body's */
   double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
   double jump;     /* N: the point loads' size, for the imperfection */
   double extra[3]; /* N: imperfection at the tip */
@@ -48,6 +49,7 @@ static void save_loads(kr_path_loads *pl, rod_kirchhoff *k) {
   v3_copy(pl->tip_force, k->tip_force);
   v3_copy(pl->tip_moment, k->tip_moment);
   v3_copy(pl->bn, k->rc.bn);
+  v3_copy(pl->body_weight, k->body_weight);
   memcpy(pl->point_force, k->point_force, sizeof pl->point_force);
   memcpy(pl->point_moment, k->point_moment, sizeof pl->point_moment);
   for (int p = 0; p < k->npoints; p++)
@@ -62,6 +64,7 @@ static void apply_loads(const kr_path_loads *pl, double lambda) {
     k->tip_force[i] = f * pl->tip_force[i] + e * pl->extra[i];
     k->tip_moment[i] = f * pl->tip_moment[i];
     k->rc.bn[i] = f * pl->bn[i];
+    k->body_weight[i] = f * pl->body_weight[i];
     for (int p = 0; p < k->npoints; p++) {
       k->point_force[p][i] = f * pl->point_force[p][i];
       k->point_moment[p][i] = f * pl->point_moment[p][i];
@@ -164,10 +167,18 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   double ynext[NY];
   lapack_int ipiv[NY];
   memcpy(ynext, k->node_y + (size_t)last * KR_NODE, sizeof ynext);
+  double dF[3 * NY], dM[3 * NY], Fb[3], Mb[3];
+  if (k->tip_body) /* the body's weight turns with the end */
+    kr_tip_body_loads(k, ynext, Fb, Mb, dF, dM);
   for (int c = 0; c < 3; c++) { /* dh = 1/2 h (0, e_c) */
-    double e[4] = {0, 0, 0, 0};
+    double e[4] = {0, 0, 0, 0}, *d = dy + NY * c;
     e[1 + c] = 0.5;
-    quat_mul(dy + NY * c + ROD_Y_H, ynext + ROD_Y_H, e);
+    quat_mul(d + ROD_Y_H, ynext + ROD_Y_H, e);
+    for (int j = 0; k->tip_body && j < 4; j++) /* dn, dm of the end */
+      for (int i = 0; i < 3; i++) {
+        d[ROD_Y_N + i] += dF[3 * (ROD_Y_H + j) + i] * d[ROD_Y_H + j];
+        d[ROD_Y_M + i] += dM[3 * (ROD_Y_H + j) + i] * d[ROD_Y_H + j];
+      }
   }
   double a0 = 1.0, b0 = 1.0, a = 1.0, b = 1.0;
   for (int j = last - 1; j >= 0; j--) {
@@ -267,9 +278,9 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   }
   v3_normalize(dir);
   double L = k->model.length;
-  double load =
-      fmax(v3_norm(full->tip_force) + full->jump + v3_norm(full->bn) * L,
-           v3_norm(full->tip_moment) / L);
+  double load = fmax(v3_norm(full->tip_force) + full->jump +
+                         v3_norm(full->bn) * L + v3_norm(full->body_weight),
+                     v3_norm(full->tip_moment) / L);
   v3_scale(f, kr_imperfection * load, dir);
 }
 
@@ -291,6 +302,7 @@ static void describe_side(char *buf, size_t size, const double *tip,
 static void finish(rod_kirchhoff *k, const double *x) {
   kr_postprocess(k);
   kr_rest_history(k);
+  kr_tip_body_rest(k);
   kr_accept(k, x);
   kr_dirk_rest(k);
   memcpy(k->x_prev[0], x, sizeof k->x);

@@ -97,6 +97,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic) {
   k->coeffs = *c;
   k->dynamic = dynamic;
+  kr_tip_body_terms(k);
   set_constants(k, dynamic ? c->c0 : 0.0);
   const size_t I = (size_t)k->intervals, P = (size_t)k->stages * I;
   if (k->history_kind == ROD_HISTORY_STAGE) {
@@ -134,6 +135,8 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   const rod_scenario *sc = &k->sc;
   rod_tip_loads(sc, &k->drive, static_state, k->tip_force, k->tip_moment);
+  if (k->tip_body) /* its weight at its centre: kr_tip_body_loads */
+    v3_scale(k->body_weight, k->body_mass, k->model.gravity);
   for (int p = 0; p < k->npoints; p++) {
     v3_set(k->point_force[p], 0, 0, 0);
     v3_set(k->point_moment[p], 0, 0, 0);
@@ -174,7 +177,8 @@ bool kr_planar_symmetric(const rod_kirchhoff *k) {
   const rod_rhs_const *c = &k->rc;
   if (c->bn[1] != 0 || c->gravity[1] != 0 || !k->ustar_planar)
     return false;
-  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0)
+  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0 ||
+      k->body_offset[1] != 0)
     return false;
   for (int p = 0; p < k->npoints; p++)
     if (k->point_force[p][1] != 0 || k->point_moment[p][0] != 0 ||

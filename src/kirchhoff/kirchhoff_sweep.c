@@ -437,12 +437,22 @@ static void start(void *user, const double *x, double *y0, double *dy0) {
   }
 }
 
-/* r = ((n(L) - F) L^2/EI, (m(L) - M) L/EI) */
+/* r = ((n(L) - F) L^2/EI, (m(L) - M) L/EI), with an attached tip body's
+ * loads in F and M (kr_tip_body_loads). */
 static void end(void *user, const double *y, double *r, double *drdy) {
   rod_kirchhoff *k = user;
+  double F[3], M[3], dF[3 * ROD_NY], dM[3 * ROD_NY];
+  v3_copy(F, k->tip_force);
+  v3_copy(M, k->tip_moment);
+  if (k->tip_body) {
+    double Fb[3], Mb[3];
+    kr_tip_body_loads(k, y, Fb, Mb, drdy ? dF : NULL, drdy ? dM : NULL);
+    v3_add(F, F, Fb);
+    v3_add(M, M, Mb);
+  }
   for (int i = 0; i < 3; i++) {
-    r[i] = (y[ROD_Y_N + i] - k->tip_force[i]) / k->force_scale;
-    r[3 + i] = (y[ROD_Y_M + i] - k->tip_moment[i]) / k->moment_scale;
+    r[i] = (y[ROD_Y_N + i] - F[i]) / k->force_scale;
+    r[3 + i] = (y[ROD_Y_M + i] - M[i]) / k->moment_scale;
   }
   if (drdy) {
     memset(drdy, 0, (size_t)(6 * ROD_NY) * sizeof(double));
@@ -450,6 +460,11 @@ static void end(void *user, const double *y, double *r, double *drdy) {
       drdy[(size_t)(ROD_Y_N + i) * 6 + i] = 1.0 / k->force_scale;
       drdy[(size_t)(ROD_Y_M + i) * 6 + 3 + i] = 1.0 / k->moment_scale;
     }
+    for (int j = 0; k->tip_body && j < ROD_NY; j++)
+      for (int i = 0; i < 3; i++) {
+        drdy[(size_t)j * 6 + i] -= dF[3 * j + i] / k->force_scale;
+        drdy[(size_t)j * 6 + 3 + i] -= dM[3 * j + i] / k->moment_scale;
+      }
   }
 }
 

@@ -66,6 +66,38 @@ static void cylinder_body(const rod_rfem *r, double len, rod_chain_link *l) {
   l->inertia[8] = (l->mass * dia * dia + l->mass * di * di) / 8.0;
 }
 
+/* The attached tip body (tip.release = false) joins the last element's
+ * body: mass m_b at the centre c_b = (0, 0, len) + tip.offset (the body
+ * frame is the end's material frame), its inertia about c_b; the sum's
+ * centre of mass and inertia by the parallel-axis theorem, I = sum I_k +
+ * m_k (|d_k|^2 1 - d_k d_k^T), d_k = c_k - c. */
+static void attach_tip_body(const rod_rfem *r, double len, rod_chain_link *l) {
+  const rod_scenario *sc = &r->sc;
+  const double mb = sc->tip.mass, m = l->mass + mb;
+  if (!(m > 0))
+    return;
+  double cb[3], c[3];
+  v3_set(cb, sc->tip.offset[0], sc->tip.offset[1], sc->tip.offset[2] + len);
+  for (int i = 0; i < 3; i++)
+    c[i] = (l->mass * l->com[i] + mb * cb[i]) / m;
+  const double *ck[2] = {l->com, cb}, mk[2] = {l->mass, mb};
+  double I[9];
+  memcpy(I, l->inertia, sizeof I);
+  for (int i = 0; i < 3; i++)
+    I[4 * i] += sc->tip.inertia[i];
+  for (int b = 0; b < 2; b++) {
+    double d[3];
+    v3_sub(d, ck[b], c);
+    const double dd = v3_dot(d, d);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        I[3 * i + j] += mk[b] * ((i == j ? dd : 0.0) - d[i] * d[j]);
+  }
+  l->mass = m;
+  v3_copy(l->com, c);
+  memcpy(l->inertia, I, sizeof I);
+}
+
 static int allocate(rod_rfem *r) {
   const size_t N = (size_t)r->nlinks, E = (size_t)r->nelements;
   r->chain = rod_chain_alloc(r->nlinks);
@@ -244,6 +276,8 @@ int rfem_build(rod_rfem *r) {
       r->c[i] = tau_r * r->k[i];
       if (m == per - 1) {
         cylinder_body(r, len, &lk);
+        if (j == n && !sc->tip.release)
+          attach_tip_body(r, len, &lk);
         r->el[e++] = (rfem_element){s_j, len, i};
       }
       rod_chain_set_link(r->chain, i, &lk);
