@@ -833,19 +833,21 @@ static int check_load(const rod_scenario *sc, const rod_load_def *l,
   return ROD_OK;
 }
 
-/* Keys read and checked whose physics this build does not have yet. */
-static int check_unsupported(const rod_scenario *sc, const char *file,
+/* The clamp moved along a table: by one backend, and not together with
+ * the motor's own motion of the clamp. */
+static int check_base_motion(const rod_scenario *sc, const char *file,
                              rod_error *err) {
-  const struct {
-    bool set;
-    const char *key;
-  } keys[] = {
-      {sc->base.motion_file[0] != 0, "base.motion_file"},
-  };
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    if (keys[i].set)
-      return rod_error_set(err, ROD_EUNSUPPORTED, file, keys[i].key,
-                           "not supported by this build yet");
+  if (!sc->base.motion_file[0])
+    return ROD_OK;
+  if (sc->motor.enabled)
+    return rod_error_set(err, ROD_EINVAL, file, "base.motion_file",
+                         "moves the clamp, as [motor] does: give one of them "
+                         "(got %s with [motor])",
+                         sc->base.motion_file);
+  if (sc->solver.backend == ROD_BACKEND_RFEM)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "base.motion_file",
+                         "the rfem backend cannot move its clamp along a path "
+                         "(use solver.backend = kirchhoff)");
   return ROD_OK;
 }
 
@@ -886,7 +888,7 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
   for (int i = 0; i < sc->loads.count; i++)
     if ((st = check_load(sc, &sc->loads.item[i], file, err)) != ROD_OK)
       return st;
-  if ((st = check_unsupported(sc, file, err)) != ROD_OK ||
+  if ((st = check_base_motion(sc, file, err)) != ROD_OK ||
       (st = validate_time(sc, file, err)) != ROD_OK)
     return st;
   return rod_scenario_check_contact(sc, file, err);
