@@ -95,6 +95,15 @@ START_TEST(synthetic_records) {
   pulled.tip.force[2] = -10.0;
   ck_assert(!feed(&pulled, forced).energy_grew);
   ck_assert(feed(&sc, forced).energy_grew);
+  /* loads in time and a clamp moved along a table work on the rod */
+  rod_scenario loaded = sc;
+  rod_error err;
+  ck_assert_int_eq(rod_scenario_set(&loaded, "load.a.moment=0 1 0", &err),
+                   ROD_OK);
+  ck_assert(!feed(&loaded, growth).energy_grew);
+  rod_scenario moved = sc;
+  snprintf(moved.base.motion_file, sizeof moved.base.motion_file, "m.csv");
+  ck_assert(!feed(&moved, growth).energy_grew);
 }
 END_TEST
 
