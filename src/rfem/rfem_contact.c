@@ -45,6 +45,8 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->dq);
   free(c->out_force);
   free(c->out_active);
+  free(c->pred);
+  free(c->gprev);
   free(c);
 }
 
@@ -99,13 +101,16 @@ int rfem_contact_create(rod_rfem *r) {
   c->dq = calloc(nf, sizeof(double));
   c->out_force = calloc(3 * (size_t)r->npoints, sizeof(double));
   c->out_active = calloc((size_t)r->npoints, 1);
+  c->pred = calloc(cap, sizeof(double));
+  c->gprev = calloc(cap, sizeof(double));
+  c->gscale = 1.0;
   r->contact = c;
   if (!c->c || !c->applied || !c->list || !c->applied_force || !c->applied_f0 ||
       !c->torque || !c->torque0 || !c->slot_force || !c->J || !c->Y || !c->G ||
       !c->b || !c->l || !c->l0 || !c->l1 || !c->fbuf || !c->Gb || !c->xstart ||
       !c->xb || !c->index || !c->ipiv || !c->mu || !c->full_b || !c->full_x ||
       !c->solver || !c->loads || !c->H || !c->dq || !c->out_force ||
-      !c->out_active)
+      !c->out_active || !c->pred || !c->gprev)
     return ROD_ENOMEM;
   return ROD_OK;
 }

@@ -78,6 +78,13 @@ typedef struct rfem_contacts {
   double *H;  /* nfree^2: the static Jacobian, then its Cholesky factor */
   double *dq; /* nfree */
 
+  /* the secant on the step's response: the normal moves the last
+   * correction predicted (pred) from the end gaps (gprev) of its npred
+   * contacts, and the scale of G they measured (1 at the start) */
+  double *pred, *gprev;
+  int npred;
+  double gscale;
+
   double dissipated;       /* J, since t = 0 */
   long impacts;            /* impulses applied since t = 0 */
   long corrections;        /* re-integrations for the contact forces */
