@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import contact  # noqa: E402
+import physics  # noqa: E402
 import rodlib  # noqa: E402
 import speed  # noqa: E402
 
@@ -554,6 +555,8 @@ SECTIONS = {
     "floor": study_floor,
     "compare": study_compare,
     "contact": lambda rs, out, quick: contact.study_contact(rs, out, quick,
+                                                            save),
+    "physics": lambda rs, out, quick: physics.study_physics(rs, out, quick,
                                                             save),
 }
 
