@@ -836,6 +836,48 @@ START_TEST(tip_body_energy_conserved) {
 }
 END_TEST
 
+/* A column carrying an attached body whose centre sits c above its end:
+ * the weight acts at the end of a rigid arm, so the end's turn theta adds
+ * the moment P c theta and the column buckles at kL tan(kL) = L / c (k^2 =
+ * P / EI; Euler's pi / 2 as c -> 0): at c = L / 2, kL = 1.0768739863, 47 %
+ * of Euler's load. The conjugate-point test must see the body's weight
+ * turn with the end: at 0.9 of that load the straight column is stable,
+ * at 1.1 (still below Euler's) it is not, and the static state found bends
+ * (a dead tip force of the same weight would leave it straight). The
+ * rod's own weight is made negligible (1e-7 of the body's). */
+START_TEST(tip_body_column_buckles_at_its_arm_load) {
+  double bl = 1.0, lo = 0.5, hi = 1.5; /* kL tan kL = 2 */
+  for (int i = 0; i < 100; i++) {
+    bl = 0.5 * (lo + hi);
+    if (bl * tan(bl) < 2.0)
+      lo = bl;
+    else
+      hi = bl;
+  }
+  for (int above = 0; above < 2; above++) {
+    rod_scenario sc;
+    straight_rod(&sc, ROD_BACKEND_KIRCHHOFF);
+    v3_set(sc.base.direction, 0, 0, 1);
+    sc.environment.gravity[2] = -9.81;
+    sc.rod.density = 1e-3;
+    const double L = sc.rod.length, EI = bending_stiffness(&sc);
+    const double P = (above ? 1.1 : 0.9) * bl * bl * EI / (L * L);
+    ck_assert(P < M_PI * M_PI / 4 * EI / (L * L));
+    sc.tip.release = false;
+    sc.tip.mass = P / 9.81;
+    v3_set(sc.tip.offset, 0, 0, L / 2);
+    rod_states *r = simulate(&sc, true);
+    const double *tip = point_pos(r, 0, r->points - 1);
+    const double side = hypot(tip[0], tip[1]);
+    if (above)
+      ck_assert_msg(side > 0.05 * L, "the column stayed straight (%g m)", side);
+    else
+      ck_assert_msg(side < 1e-9 * L, "the column bent by %g m", side);
+    states_free(r);
+  }
+}
+END_TEST
+
 /* ---- the clamp moved along a table (base.motion_file) ------------------- */
 
 /* A sink that keeps the clamp's and the tip's position, their
@@ -1047,6 +1089,7 @@ static Suite *physics_suite(void) {
   tcase_add_test(tc, tip_body_weight_is_its_end_loads);
   tcase_add_test(tc, tip_body_jacobian);
   tcase_add_test(tc, tip_body_energy_conserved);
+  tcase_add_test(tc, tip_body_column_buckles_at_its_arm_load);
   suite_add_tcase(s, tc);
   tc = tcase_create("base_motion");
   tcase_add_test(tc, base_motion_rigid);
