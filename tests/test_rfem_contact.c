@@ -6,8 +6,10 @@
  * touchdown within an element of (72 EI h / w)^(1/4)), the resting chain
  * staying at rest with the statics' contact forces, impacts on a table
  * (no penetration beyond the contact tolerance, forces that only push, no
- * energy gained with restitution 0 and no friction) and Coulomb's cone on
- * a table with friction. The contact problems themselves: test_contact. */
+ * energy gained with restitution 0 and no friction), Coulomb's cone on
+ * a table with friction, and a tip on a table that sticks below mu =
+ * tan(angle) and slides above (the block on an incline). The contact problems
+ * themselves: test_contact. */
 #include <lapacke.h>
 #include <string.h>
 
@@ -424,6 +426,62 @@ END_TEST
 START_TEST(impacts_with_friction) { impacts(0.3); }
 END_TEST
 
+/* ---- friction: the block on an incline
+ * --------------------------------------- */
+
+/* The cantilever's tip propped on a table 5 mm below the clamp (only the
+ * tip touches; normal force N) and pulled sideways by a string with Py,
+ * cut at t = 0: the rod's lateral spring then pulls the tip back with Py,
+ * a tangential demand against the normal force N as on an incline of
+ * tan(angle) = Py / N. The frictionless statics give N; Coulomb's law
+ * holds the tip (it sticks) when mu N > Py and lets it slide back when
+ * mu N < Py. Returns how far the tip moved in y over 20 steps (m). */
+static double tip_slides(double mu_over_ratio) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  sc.rfem.planar = false;
+  sc.rfem.segments = 10;
+  sc.rod.drag = 0;
+  sc.plane.point[2] = -0.005;
+  const double Py = 0.003;
+  sc.tip.preload[0] = 0;
+  sc.tip.preload[1] = Py;
+  sc.tip.preload[2] = 0;
+  rod_sample s;
+  rod_rfem *r = at_static(&sc, &s);
+  const int tip = s.points - 1;
+  double N = 0;
+  for (int i = 0; i < s.points; i++) {
+    N += s.contact_force[3 * i + 2];
+    if (i != tip)
+      ck_assert(s.contact_force[3 * i + 2] == 0); /* the tip alone */
+  }
+  ck_assert(N > 2 * Py);
+  const double y0 = s.position[3 * tip + 1];
+  ck_assert(y0 > 1e-4); /* the string bent the rod sideways */
+  rod_backend_rfem.destroy(r);
+  /* the same rod with friction mu = mu_over_ratio Py / N */
+  sc.plane.friction = mu_over_ratio * Py / N;
+  r = at_static(&sc, &s);
+  rod_step_stats st;
+  for (int k = 1; k <= 20; k++)
+    ck_assert_int_eq(rod_backend_rfem.step(r, k * sc.time.dt, &st), ROD_OK);
+  ck_assert_int_eq(rod_backend_rfem.sample(r, &s), ROD_OK);
+  const double moved = fabs(s.position[3 * tip + 1] - y0);
+  fprintf(stderr, "mu = %.3f Py / N (N = %.5g N): the tip moved %.3g m in y\n",
+          mu_over_ratio, N, moved);
+  rod_backend_rfem.destroy(r);
+  return moved;
+}
+
+START_TEST(incline_stick_below_slip_above) {
+  /* sticking: the tip keeps its place to the contact tolerance */
+  ck_assert_double_le(tip_slides(1.2), 4.08e-9 * 10);
+  /* sliding: it moves back by a visible amount */
+  ck_assert_double_ge(tip_slides(0.8), 1e-5);
+}
+END_TEST
+
 static Suite *rfem_contact_suite(void) {
   Suite *s = suite_create("rfem_contact");
   TCase *m = tcase_create("contact");
@@ -435,6 +493,7 @@ static Suite *rfem_contact_suite(void) {
   tcase_add_test(m, rest_stays_at_rest);
   tcase_add_test(m, impacts_frictionless);
   tcase_add_test(m, impacts_with_friction);
+  tcase_add_test(m, incline_stick_below_slip_above);
   suite_add_tcase(s, m);
   return s;
 }
