@@ -7,9 +7,10 @@
  * staying at rest with the statics' contact forces, impacts on a table
  * (no penetration beyond the contact tolerance, forces that only push, no
  * energy gained with restitution 0 and no friction), Coulomb's cone on
- * a table with friction, and a tip on a table that sticks below mu =
- * tan(angle) and slides above (the block on an incline). The contact problems
- * themselves: test_contact. */
+ * a table with friction, a tip on a table that sticks when mu >
+ * tan(angle) and slides when mu < tan(angle) (the block on an incline),
+ * and the rod released onto a sphere, a box and a capsule. The contact
+ * problems themselves: test_contact. */
 #include <lapacke.h>
 #include <string.h>
 
@@ -426,6 +427,64 @@ END_TEST
 START_TEST(impacts_with_friction) { impacts(0.3); }
 END_TEST
 
+/* ---- curved bodies
+ * ----------------------------------------------------------- */
+
+/* cantilever_table.ini's rod released onto a sphere, a box turned about
+ * the vertical and a capsule across it instead of the table: at every
+ * step no point deeper than the contact tolerance, and the rod struck the
+ * body (a force pushed, energy was taken, the mechanical energy never
+ * grew). */
+static void onto_body(const char *const *set, int nset) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  sc.plane.enabled = false;
+  sc.rod.drag = 0;
+  sc.rfem.segments = 10;
+  rod_error err;
+  for (int i = 0; i < nset; i++)
+    ck_assert_msg(rod_scenario_set(&sc, set[i], &err) == ROD_OK, "%s: %s",
+                  set[i], err.message);
+  rod_sample s;
+  rod_rfem *r = at_static(&sc, &s);
+  ck_assert(s.contact_gap_min > 0);
+  double E = s.kinetic + s.elastic + s.gravity, pushed = 0;
+  const double E0 = E;
+  rod_step_stats st;
+  for (int k = 1; k <= 60; k++) {
+    ck_assert_int_eq(rod_backend_rfem.step(r, k * sc.time.dt, &st), ROD_OK);
+    ck_assert_int_eq(rod_backend_rfem.sample(r, &s), ROD_OK);
+    ck_assert_msg(s.contact_gap_min >= -r->contact->tol, "%s: step %d: %g m",
+                  set[0], k, -s.contact_gap_min);
+    for (int i = 0; i < s.points; i++)
+      pushed = fmax(pushed, v3_norm(s.contact_force + 3 * i));
+    const double En = s.kinetic + s.elastic + s.gravity;
+    ck_assert_msg(En <= E + 1e-9 * E0, "%s: step %d: energy grew by %g J",
+                  set[0], k, En - E);
+    E = En;
+  }
+  ck_assert_msg(pushed > 0 && s.dissipated_contact > 0, "%s: no impact",
+                set[0]);
+  rod_backend_rfem.destroy(r);
+}
+
+START_TEST(onto_sphere_box_capsule) {
+  const char *sphere[] = {"obstacle.b.shape=sphere",
+                          "obstacle.b.center=0.3 0 -0.08",
+                          "obstacle.b.radius=0.03"};
+  onto_body(sphere, 3);
+  const char *box[] = {"obstacle.b.shape=box", "obstacle.b.center=0.3 0 -0.07",
+                       "obstacle.b.half_extents=0.02 0.05 0.02",
+                       "obstacle.b.rotation=0 0 0.5"};
+  onto_body(box, 4);
+  const char *capsule[] = {
+      "obstacle.b.shape=capsule", "obstacle.b.center=0.25 0 -0.06",
+      "obstacle.b.axis=0 1 0.2", "obstacle.b.half_length=0.05",
+      "obstacle.b.radius=0.01"};
+  onto_body(capsule, 5);
+}
+END_TEST
+
 /* ---- friction: the block on an incline
  * --------------------------------------- */
 
@@ -494,6 +553,7 @@ static Suite *rfem_contact_suite(void) {
   tcase_add_test(m, impacts_frictionless);
   tcase_add_test(m, impacts_with_friction);
   tcase_add_test(m, incline_stick_below_slip_above);
+  tcase_add_test(m, onto_sphere_box_capsule);
   suite_add_tcase(s, m);
   return s;
 }
