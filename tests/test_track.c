@@ -529,6 +529,62 @@ START_TEST(cli_writes_the_tip_csv) {
 }
 END_TEST
 
+/* The rightmost rule cannot see a tip outside the image: frames whose tip
+ * pixel lies on the right edge are flagged (valid = 0, the column added),
+ * counted on standard error even with --quiet; when every frame is, exit
+ * 1. The frames of cli_writes_the_tip_csv keep t,x,z. */
+START_TEST(cli_flags_a_tip_beyond_the_right_edge) {
+  char *work = make_temp_dir(), *frames = strdup(join(work, "frames"));
+  ck_assert_int_eq(mkdir(frames, 0700), 0);
+  rod_image *img = rod_image_alloc(WIDTH, HEIGHT);
+  rod_frame_style s = rod_frame_style_default();
+  s.line_width = LINE_WIDTH;
+  /* the clamp 50 px from the right edge: rods of 120 - 4 f px */
+  s.camera = (rod_camera){CAMERA.scale, WIDTH - 50.5, CAMERA.origin_py};
+  for (int f = 0; f < FRAMES; f++) {
+    double points[3 * POINTS], tip[2];
+    rod_shape(f, points, tip);
+    if (f >= 2) /* from frame 2 on, short enough to stay in view */
+      for (int i = 0; i < POINTS; i++)
+        points[3 * i] *= 0.3;
+    ck_assert_int_eq(rod_frame_draw(img, &s, points, POINTS), ROD_OK);
+    char name[32];
+    snprintf(name, sizeof name, "frame%03d.png", f);
+    ck_assert_int_eq(
+        rod_image_write_png(img, join(frames, name), ROD_PNG_GRAY, 8, NULL),
+        ROD_OK);
+  }
+  rod_image_free(img);
+  char args[1024];
+  snprintf(args, sizeof args,
+           "'%s' --fps 500 --scale 1e-3 --origin %g,%g --quiet", frames,
+           s.camera.origin_px, s.camera.origin_py);
+  rod_cli_result r = run_track(work, args);
+  ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+  ck_assert_msg(strncmp(r.out, "t,x,z,valid\n", 12) == 0, "%s", r.out);
+  const char *row = r.out;
+  for (int f = 0; f < FRAMES; f++) {
+    row = strchr(row, '\n') + 1;
+    const char *end = strchr(row, '\n');
+    ck_assert_int_eq(end[-1], f < 2 ? '0' : '1');
+  }
+  ck_assert_msg(strstr(r.err, "2 of 6 frames flagged") &&
+                    strstr(r.err, "2 the rod runs into the image's border"),
+                "%s", r.err);
+  /* only the two long frames: every frame flagged, exit 1 */
+  for (int f = 2; f < FRAMES; f++) {
+    char name[32];
+    snprintf(name, sizeof name, "frame%03d.png", f);
+    ck_assert_int_eq(remove(join(frames, name)), 0);
+  }
+  r = run_track(work, args);
+  ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err);
+  ck_assert_msg(strstr(r.err, "every frame is flagged"), "%s", r.err);
+  remove_temp_dir(work);
+  free(frames);
+}
+END_TEST
+
 START_TEST(cli_bad_input_exits_2_naming_the_problem) {
   char *work = make_temp_dir(), *frames = strdup(join(work, "frames"));
   ck_assert_int_eq(mkdir(frames, 0700), 0);
@@ -611,6 +667,7 @@ static Suite *track_suite(void) {
   TCase *cli = tcase_create("cli");
   tcase_set_timeout(cli, 30);
   tcase_add_test(cli, cli_writes_the_tip_csv);
+  tcase_add_test(cli, cli_flags_a_tip_beyond_the_right_edge);
   tcase_add_test(cli, cli_bad_input_exits_2_naming_the_problem);
   suite_add_tcase(s, cli);
   return s;

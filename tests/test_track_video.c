@@ -429,15 +429,17 @@ START_TEST(cli_tracks_a_video) {
   ck_assert_int_eq(d->frames, FRAMES);
   ck_assert_int_eq(d->points, 11);
   rod_shape_free(d);
-  /* the rightmost rule on a video: t,x,z; and --fps overrides the times */
+  /* the rightmost rule on a video: t,x,z, and valid since the rod runs
+   * out of the image in the last 4 frames; --fps overrides the times */
   snprintf(args, sizeof args,
            "track '%s' --origin %g,%g --scale %g --method rightmost --fps 250",
            path, OX, OY, SCALE);
   r = rod_test_cli(dir, args);
   ck_assert_int_eq(r.status, 0);
-  ck_assert_msg(strncmp(r.out, "t,x,z\n0,", 8) == 0 &&
-                    strstr(r.out, "\n0.004,"),
+  ck_assert_msg(strncmp(r.out, "t,x,z,valid\n0,", 14) == 0 &&
+                    strstr(r.out, "\n0.004,") && strstr(r.out, ",1\n0.048,"),
                 "%s", r.out);
+  ck_assert_msg(strstr(r.err, "4 of 16 frames flagged"), "%s", r.err);
   const struct {
     const char *options, *what;
   } bad[] = {

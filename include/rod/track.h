@@ -121,7 +121,9 @@ enum { ROD_TRACK_REASONS = 4 };
 
 typedef struct {
   rod_track_method method; /* the one used (never auto) */
-  rod_tip_data *tip;       /* t, x, z; with valid for the centreline */
+  rod_tip_data *tip;       /* t, x, z; with valid for the centreline, and
+                              for the rightmost rule when a frame's tip
+                              pixel lies on the image's border */
   rod_shape_data *shape;   /* the centreline's; NULL for rightmost */
   long frames;
   long flagged;                        /* frames not valid */

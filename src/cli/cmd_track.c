@@ -32,7 +32,9 @@ static const char *help =
     "  rightmost   (default for FRAMES_DIR) the tip is the rightmost dark\n"
     "              pixel, the topmost of that column; dark is below FRACTION\n"
     "              of full scale (default: Otsu's threshold of each frame).\n"
-    "              Columns t,x,z.\n"
+    "              Columns t,x,z; a frame whose tip pixel lies on the\n"
+    "              image's border is flagged (valid = 0, the column\n"
+    "              added), counted on standard error.\n"
     "  centreline  (default for a video) the rod traced from the clamp at\n"
     "              (PX, PY) in any direction (--direction: its direction at\n"
     "              the clamp, image axes, x right and y down; default: found\n"
@@ -483,9 +485,10 @@ int cmd_track(int argc, char **argv) {
   if (show)
     fputs("\r\033[K", stderr);
   if (st == ROD_OK) {
-    /* a PNG directory by the rightmost rule prints nothing, as always */
-    if (r.is_video || r.method == ROD_TRACK_CENTRELINE)
-      summary(&a, &r, a.quiet);
+    /* a PNG directory by the rightmost rule prints nothing, as always,
+     * unless frames are flagged */
+    summary(&a, &r,
+            a.quiet || (!r.is_video && r.method == ROD_TRACK_RIGHTMOST));
     st = write_outputs(&a, &r, &err);
   }
   if (st != ROD_OK) {

@@ -16,8 +16,10 @@ typedef struct {
   int scratch_size;        /* points the scratch holds */
   unsigned char *traced;   /* (frames) the trace itself ended well */
   long room;               /* frames it holds */
-  /* rightmost: the samples, grown as frames come */
+  /* rightmost: the samples, grown as frames come; edge: the tip pixel
+   * lies on the image's right, top or bottom border */
   double *t, *xz;
+  unsigned char *edge;
   long samples, capacity;
 } track_run;
 

@@ -38,10 +38,17 @@ int track_rightmost_frame(track_run *run, rod_image *img, double t,
     double *xz = realloc(run->xz, 2 * (size_t)cap * sizeof *xz);
     if (xz)
       run->xz = xz;
-    if (!tt || !xz)
+    unsigned char *edge = realloc(run->edge, (size_t)cap);
+    if (edge)
+      run->edge = edge;
+    if (!tt || !xz || !edge)
       return rod_error_set(err, ROD_ENOMEM, file, NULL, "out of memory");
     run->capacity = cap;
   }
+  /* a tip pixel on the border: the rod may go on outside the image, and
+   * the rule cannot see how far */
+  run->edge[run->samples] =
+      px == img->width - 1 || py == 0 || py == img->height - 1;
   double *xz = run->xz + 2 * run->samples;
   if (rod_camera_model_to_world(&run->camera, px, py, &xz[0], &xz[1]) != ROD_OK)
     return rod_error_set(err, ROD_EINVAL, file, key,
@@ -59,8 +66,13 @@ static int rightmost_finish(track_run *run, rod_error *err) {
     d->t[i] = run->t[i];
     d->xyz[3 * i] = run->xz[2 * i];
     d->xyz[3 * i + 2] = run->xz[2 * i + 1];
+    d->valid[i] = !run->edge[i];
+    run->res->flagged += run->edge[i];
   }
   d->has[0] = d->has[2] = true;
+  /* the valid column only when a frame is flagged: t,x,z otherwise */
+  d->has_valid = run->res->flagged > 0;
+  run->res->flag_counts[1] = run->res->flagged; /* the border's reason */
   run->res->tip = d;
   return ROD_OK;
 }
@@ -74,6 +86,7 @@ void track_run_release(track_run *run) {
   free(run->traced);
   free(run->t);
   free(run->xz);
+  free(run->edge);
 }
 
 void rod_track_result_free(rod_track_result *res) {
