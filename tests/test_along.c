@@ -39,6 +39,7 @@ static void stride_differences(rod_kirchhoff *k, double *d) {
 START_TEST(static_along_is_fourth_order) {
   rod_scenario sc;
   rod_test_load(&sc, "weight_release.ini");
+  sc.space.nodes = 100; /* the paper's grid */
   sc.solver.planar = planar_modes[_i];
   rod_kirchhoff *k = rod_test_backend(&sc, 0);
   rod_bdf_coeffs zero = {0, 0, 0, 0};
@@ -61,6 +62,7 @@ END_TEST
 START_TEST(dynamic_along_is_close) {
   rod_scenario sc;
   rod_test_load(&sc, "weight_release.ini");
+  sc.space.nodes = 100; /* the paper's grid */
   sc.solver.planar = planar_modes[_i];
   rod_kirchhoff *k = rod_test_before_step(&sc, 5);
   ck_assert(k->planar == (_i == 1));
@@ -105,6 +107,7 @@ END_TEST
 START_TEST(modified_along_matches_integrated_tangents) {
   rod_scenario sc;
   rod_test_load(&sc, "impulse.ini");
+  sc.space.nodes = 100; /* the paper's grid */
   sc.solver.strategy = ROD_STRATEGY_MODIFIED;
   sc.solver.planar = planar_modes[_i];
   rod_kirchhoff *k = rod_test_before_step(&sc, 3);
@@ -156,6 +159,7 @@ END_TEST
 START_TEST(stride_follows_wavenumber) {
   rod_scenario sc;
   rod_test_load(&sc, "weight_release.ini");
+  sc.space.nodes = 100; /* the paper's grid */
   const double dts[] = {5e-3, 2e-3, 5e-4, 1e-4};
   const int expect[] = {6, 4, 2, 0};
   for (int i = 0; i < 4; i++) {

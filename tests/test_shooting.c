@@ -190,6 +190,7 @@ START_TEST(weight_release_regression) {
       0.0436206911163,  -0.0842468162795};
   rod_scenario sc;
   rod_test_load(&sc, "weight_release.ini");
+  sc.space.nodes = 100; /* the paper's grid */
   sc.time.duration = 1.0;
   sc.solver.tolerance = 1e-10;
   sc.output.every = 50;

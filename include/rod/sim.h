@@ -122,7 +122,12 @@ typedef struct {
   bool energy_grew;
   double energy_before, energy_after, energy_time;
   rod_static_report statics; /* the static solve's report */
-  char message[256];         /* why the simulation stopped, when it did */
+  /* The first sampled dynamic state that cannot be (the rod passes
+   * through itself, ...; docs/numerics.md, the guard), and its time (s);
+   * "" if none. */
+  char implausible[192];
+  double implausible_time;
+  char message[256]; /* why the simulation stopped, when it did */
 } rod_sim_result;
 
 typedef struct rod_sim rod_sim;

@@ -34,6 +34,8 @@ int cli_load(const cli_common *c, rod_scenario *sc);
 /* Warnings on stderr when an impulse spans too few time steps, or the grid
  * is too coarse for the time step (k h, rod_model_step_kh). */
 void cli_warn_sampling(const rod_scenario *sc);
+/* Grid nodes of a Kirchhoff run: space.nodes, or what auto takes. */
+int cli_nodes(const rod_scenario *sc);
 
 /* Print "rodsim: FILE: KEY: MESSAGE" for err. */
 void cli_print_error(const rod_error *err);

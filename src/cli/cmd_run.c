@@ -122,12 +122,12 @@ static void warn_energy(const rod_scenario *sc, const rod_sim_result *res) {
     snprintf(hint, sizeof hint,
              "space.integrator = euler, %d nodes, time.alpha = %g: try rk4, "
              "more nodes or alpha closer to 0",
-             sc->space.nodes, sc->time.alpha);
+             cli_nodes(sc), sc->time.alpha);
   else
     snprintf(hint, sizeof hint,
              "space.integrator = rk4, %d nodes, time.alpha = %g: try more "
              "nodes or alpha closer to 0",
-             sc->space.nodes, sc->time.alpha);
+             cli_nodes(sc), sc->time.alpha);
   fprintf(stderr,
           "rodsim: %s: warning: with nothing working on the rod its energy "
           "grew from %.4g J to %.4g J by t = %.6g s, so the discretisation "
@@ -234,6 +234,9 @@ static int run_common(int argc, char **argv, bool static_only) {
   if (res.statics.stable == 1 && res.statics.note[0])
     fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
             res.statics.note);
+  if (res.implausible[0])
+    fprintf(stderr, "rodsim: %s: warning: at t = %.6g s %s\n", sc.source,
+            res.implausible_time, res.implausible);
   if (res.energy_grew)
     warn_energy(&sc, &res);
   if (static_only && st == ROD_OK && cst == ROD_OK)

@@ -124,6 +124,16 @@ static const double cli_kh_rk4 = 1.0, cli_kh_euler = 0.5,
  * coarse Euler grid */
 static const double cli_alpha_undamped = -0.4;
 
+int cli_nodes(const rod_scenario *sc) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  return rod_model_nodes(&m, sc);
+}
+
+/* k h beyond which auto history leaves stage records for cubic Hermite
+ * (Kirchhoff, RK4; kirchhoff_backend.c), and the k h to advise for them */
+static const double cli_kh_stage = 0.3, cli_kh_stage_aim = 0.2;
+
 void cli_warn_sampling(const rod_scenario *sc) {
   if (sc->impulse.enabled &&
       sc->impulse.duration < CLI_IMPULSE_STEPS * sc->time.dt)
@@ -133,20 +143,43 @@ void cli_warn_sampling(const rod_scenario *sc) {
              sc->source, sc->impulse.duration, CLI_IMPULSE_STEPS, sc->time.dt);
   if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
     return;
+  rod_model m;
+  rod_model_init(&m, sc);
+  if (sc->space.nodes == 0) { /* auto: resolved unless capped */
+    int needed, n = rod_model_auto_nodes(&m, sc, &needed);
+    if (needed > n)
+      cli_fail("%s: space.nodes: warning: auto would need %d nodes for the "
+               "length scale of a step of dt = %g s and the static "
+               "curvature; the run takes %d (k h = %.2g): use a larger "
+               "time.dt or set space.nodes",
+               sc->source, needed, sc->time.dt, n, rod_model_step_kh(sc));
+    return;
+  }
   const bool euler = sc->space.integrator == ROD_SPACE_EULER;
   const double limit = !euler ? cli_kh_rk4
                        : sc->time.alpha < cli_alpha_undamped
                            ? cli_kh_euler_undamped
                            : cli_kh_euler;
   const double kh = rod_model_step_kh(sc);
-  if (kh <= limit)
+  if (kh <= limit) {
+    if (!euler && sc->space.history == ROD_HISTORY_AUTO &&
+        m.kind == ROD_MODEL_KIRCHHOFF && sc->time.alpha > -0.5 &&
+        kh > cli_kh_stage)
+      cli_fail("%s: space.history: warning: at k h = %.2g (%d nodes, dt = "
+               "%g s) auto takes cubic Hermite history, whose error "
+               "~(k h)^4 grows as dt shrinks on a fixed grid (stage "
+               "records, 100 times more accurate, grow beyond k h = %g): "
+               "use about %d nodes, or space.nodes = auto",
+               sc->source, kh, sc->space.nodes, sc->time.dt, cli_kh_stage,
+               (int)ceil(kh / cli_kh_stage_aim * (sc->space.nodes - 1)) + 1);
     return;
+  }
   const double aim = fmin(cli_kh_good, 0.8 * limit);
   const int advice = (int)ceil(kh / aim * (sc->space.nodes - 1)) + 1;
   cli_fail("%s: space.nodes: warning: %d nodes do not resolve the length "
            "scale of a step of dt = %g s (k h = %.2g, k^4 = rhoA c0^2 / EI); "
            "%s errs like (k h)%s, the shooting may fail and the motion blow "
-           "up: use about %d nodes or more",
+           "up: use about %d nodes or more, or space.nodes = auto",
            sc->source, sc->space.nodes, sc->time.dt, kh,
            euler ? "Euler" : "RK4", euler ? "" : "^4", advice);
 }

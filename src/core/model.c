@@ -118,10 +118,56 @@ double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc) {
   return rod_model_step_wavenumber(m, c0 > c0_be ? c0 : c0_be);
 }
 
+double rod_model_curvature_bound(const rod_model *m, const rod_scenario *sc) {
+  const double L = m->length, g = v3_norm(m->gravity);
+  /* a force F at s has a moment of at most |F| s about any section; a
+   * distributed w, w L^2 / 2 */
+  double M = 0.5 * m->rho_area * g * L * L;
+  double tip[3];
+  v3_add(tip, sc->tip.force, sc->tip.preload);
+  double weight = sc->tip.mass * g;
+  M += (v3_norm(tip) + weight) * L + v3_norm(sc->tip.moment);
+  if (!sc->tip.release)
+    M += weight * v3_norm(sc->tip.offset);
+  if (sc->impulse.enabled)
+    M += fabs(sc->impulse.peak) * fmin(sc->impulse.position, L);
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_load_def *l = &sc->loads.item[i];
+    double s = l->position.tip ? L : fmin(l->position.s, L);
+    M += v3_norm(l->force) * s + v3_norm(l->moment);
+  }
+  double u = v3_norm(m->precurvature);
+  for (int i = 0; i < m->precurvature_rows; i++)
+    u = fmax(u, v3_norm(m->precurvature_table + 4 * i + 1));
+  return M / fmin(m->K[0], m->K[1]) + u;
+}
+
+/* Targets of space.nodes = auto. */
+static const double auto_kh = 0.2, auto_kappa_h = 0.25;
+
+int rod_model_auto_nodes(const rod_model *m, const rod_scenario *sc,
+                         int *needed) {
+  const double L = m->length;
+  const double k = rod_model_run_wavenumber(m, sc);
+  const double kappa = rod_model_curvature_bound(m, sc);
+  double n = fmax(k * L / auto_kh, kappa * L / auto_kappa_h);
+  n = fmin(ceil(n), 1e9) + 1;
+  n = fmax(n, ROD_AUTO_NODES_MIN);
+  if (needed)
+    *needed = (int)n;
+  return (int)fmin(n, ROD_AUTO_NODES_MAX);
+}
+
+int rod_model_nodes(const rod_model *m, const rod_scenario *sc) {
+  return sc->space.nodes > 0 ? sc->space.nodes
+                             : rod_model_auto_nodes(m, sc, NULL);
+}
+
 double rod_model_step_kh(const rod_scenario *sc) {
   rod_model m;
   rod_model_init(&m, sc);
-  return rod_model_run_wavenumber(&m, sc) * m.length / (sc->space.nodes - 1);
+  return rod_model_run_wavenumber(&m, sc) * m.length /
+         (rod_model_nodes(&m, sc) - 1);
 }
 
 void rod_frame_from_tangent(double quat[4], const double d_in[3]) {

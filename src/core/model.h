@@ -85,6 +85,25 @@ double rod_model_step_wavenumber(const rod_model *m, double c0);
  * (backward Euler) and the BDF-alpha steps. */
 double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc);
 
+/* space.nodes = auto (docs/numerics.md): the fewest grid nodes, at least
+ * ROD_AUTO_NODES_MIN, with k h <= 0.2 for the run's steps (RK4's error
+ * (k h)^4, cubic Hermite and stage history both stable there, Euler within
+ * its limit with alpha < -0.4) and kappa h <= 0.25 for a bound on the
+ * static curvature (|moment of every load about any section| / EI + |u*|;
+ * RK4's static error about 1e-8 L there). Capped at ROD_AUTO_NODES_MAX;
+ * *needed (may be NULL) is the count before the cap. */
+enum { ROD_AUTO_NODES_MIN = 20, ROD_AUTO_NODES_MAX = 4000 };
+int rod_model_auto_nodes(const rod_model *m, const rod_scenario *sc,
+                         int *needed);
+
+/* The grid nodes of the scenario: space.nodes, or its auto choice. */
+int rod_model_nodes(const rod_model *m, const rod_scenario *sc);
+
+/* An upper bound of the rod's curvature (1/m) under the scenario's loads:
+ * the largest moment any load can have about a section, over EI, plus
+ * the largest |u*|. */
+double rod_model_curvature_bound(const rod_model *m, const rod_scenario *sc);
+
 /* The largest k h of a run of the scenario on its grid of space.nodes
  * (nominal spacing h = L / (nodes - 1)). RK4 in arclength errs like
  * (k h)^4, Euler like k h. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "core/model.h"
 
 enum {
   DS_TIME,
@@ -250,6 +251,8 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
                {"quaternion_order", "w x y z"}};
   for (size_t i = 0; i < sizeof texts / sizeof texts[0] && st == ROD_OK; i++)
     st = write_string_attr(file, texts[i].name, texts[i].value);
+  rod_model m; /* the grid of space.nodes = auto */
+  rod_model_init(&m, sc);
   const struct {
     const char *name;
     double value;
@@ -258,7 +261,7 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
                  {"duration", sc->time.duration, false},
                  {"alpha", sc->time.alpha, false},
                  {"length", sc->rod.length, false},
-                 {"nodes", sc->space.nodes, true},
+                 {"nodes", rod_model_nodes(&m, sc), true},
                  {"segments", sc->rfem.segments, true},
                  {"output_every", sc->output.every, true},
                  {"tolerance", sc->solver.tolerance, false}};

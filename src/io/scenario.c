@@ -195,12 +195,20 @@ static int assign_value(char *base, const key_def *k, const char *raw,
     memcpy(base, v, sizeof v);
     return ROD_OK;
   }
+  case KEY_INT_AUTO:
+    if (strcmp(value, "auto") == 0) {
+      *(int *)base = 0;
+      return ROD_OK;
+    }
+    /* fall through */
   case KEY_INT: {
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
     if (end == value || !only_space(end) || errno == ERANGE)
-      return number_error(ROD_EFORMAT, label, file, value, "must be an integer",
+      return number_error(ROD_EFORMAT, label, file, value,
+                          k->type == KEY_INT_AUTO ? "must be an integer or auto"
+                                                  : "must be an integer",
                           err);
     double dv = (double)v;
     int st = check_range(k, label, &dv, 1, file, value, err);
@@ -629,6 +637,10 @@ static int check_table(const char *base, const char *section,
       memcpy(v, p, sizeof v);
       count = 3;
       break;
+    case KEY_INT_AUTO:
+      if (*(const int *)p == 0)
+        continue;
+      /* fall through */
     case KEY_INT:
       v[0] = *(const int *)p;
       count = 1;
@@ -917,6 +929,12 @@ static void value_text(const char *base, const key_def *k, char *buf,
     snprintf(buf, size, "%s %s %s", a, b, c);
     break;
   }
+  case KEY_INT_AUTO:
+    if (*(const int *)base == 0) {
+      snprintf(buf, size, "auto");
+      break;
+    }
+    /* fall through */
   case KEY_INT:
     snprintf(buf, size, "%d", *(const int *)base);
     break;
@@ -1034,6 +1052,8 @@ static const char *type_name(key_type t) {
     return "vector";
   case KEY_INT:
     return "integer";
+  case KEY_INT_AUTO:
+    return "integer or auto";
   case KEY_BOOL:
     return "boolean";
   case KEY_ENUM:
@@ -1077,7 +1097,8 @@ static void range_text(const key_def *k, char *buf, size_t size) {
     snprintf(buf, size, "%s%s[%s, %s]", pre, each, lo, hi);
     break;
   case RANGE_AT_LEAST:
-    snprintf(buf, size, "%.0f to %.0f", k->lo, k->hi);
+    snprintf(buf, size, "%s%.0f to %.0f",
+             k->type == KEY_INT_AUTO ? "auto, or " : "", k->lo, k->hi);
     break;
   case RANGE_NONZERO:
     snprintf(buf, size, "not zero");

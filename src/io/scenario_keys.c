@@ -188,8 +188,11 @@ const key_def rod_keys[] = {
      "and strain make, and velocity errors / omega_1 (the first clamped "
      "mode); time.dt is then the first and the largest step, "
      "and the shooting's tolerance becomes 0.2 tolerance / L"},
-    I("space", "nodes", space.nodes, "100", 2, 10000000,
-      "grid points along s (kirchhoff backend)"),
+    {"space", "nodes", KEY_INT_AUTO, OFF(space.nodes), 0, "auto",
+     RANGE_AT_LEAST, 2, 10000000, NULL, 0, "",
+     "grid points along s (kirchhoff backend); auto: from the step's length "
+     "scale (k h <= 0.2, k^4 = rhoA c0^2 / EI) and the static curvature "
+     "(kappa h <= 0.25), at least 20 (docs/numerics.md)"},
     E("space", "integrator", space.integrator, "rk4", space_names,
       "integrator in arclength: euler (order 1) or rk4 (order 4)"),
     E("space", "history", space.history, "auto", history_names,

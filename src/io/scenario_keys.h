@@ -14,6 +14,7 @@ typedef enum {
   KEY_DOUBLE,
   KEY_VEC3,
   KEY_INT,
+  KEY_INT_AUTO, /* an integer, or "auto" (stored as 0) */
   KEY_BOOL,
   KEY_ENUM,
   KEY_STRING,

@@ -86,7 +86,7 @@ static int point_positions(const rod_scenario *sc, double *pos) {
 static int build_grid(rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   const double L = sc->rod.length;
-  const int n0 = sc->space.nodes;
+  const int n0 = rod_model_nodes(&k->model, sc);
   double pos[KR_MAX_POINTS];
   const int np = point_positions(sc, pos);
   k->s = malloc((size_t)(n0 + np) * sizeof(double));
@@ -193,7 +193,11 @@ static double max_kh(const rod_kirchhoff *k) {
  * k h = 0.1), but its spurious (-1)^i rate mode is neutral under the
  * trapezoidal rule and grows once k h exceeds about 0.4 even with
  * alpha = -0.48 (measured; validation/history_study.py). So: stage records
- * where they are safe, cubic Hermite interpolation otherwise. */
+ * where they are safe, cubic Hermite interpolation otherwise.
+ * Cosserat: stage records grow already from k h = 0.23 (a thick rod,
+ * L/d = 20, alpha = -0.48, a strike at the tip; stable at 0.21, and the
+ * limit may fall further with thickness), while cubic Hermite held there
+ * up to k h = 0.95: hermite throughout. */
 static rod_history_kind choose_history(const rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   if (sc->space.history != ROD_HISTORY_AUTO)
@@ -202,6 +206,8 @@ static rod_history_kind choose_history(const rod_kirchhoff *k) {
     return ROD_HISTORY_STAGE;
   if (sc->space.integrator == ROD_SPACE_EULER)
     return ROD_HISTORY_STAGE; /* Euler's only stage is the node */
+  if (k->model.kind == ROD_MODEL_COSSERAT)
+    return ROD_HISTORY_HERMITE;
   if (sc->time.alpha > -0.5 + 1e-9 && max_kh(k) <= 0.3)
     return ROD_HISTORY_STAGE;
   return ROD_HISTORY_HERMITE;

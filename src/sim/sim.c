@@ -14,6 +14,7 @@
 #include "sim/backend.h"
 #include "sim/dense.h"
 #include "sim/energy_watch.h"
+#include "sim/guard.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -44,6 +45,7 @@ struct rod_sim {
   rod_sample cur;     /* the backend's sample of the current state */
   bool cur_valid;     /* cur is of the current state */
   rod_energy_watch watch;
+  rod_guard guard;
   rod_sim_result res;
   /* step-size control (time.tolerance) */
   bool control;
@@ -138,7 +140,7 @@ static double smallest_step(const rod_scenario *sc, const rod_model *m) {
     return 0;
   const double limit =
       sc->space.integrator == ROD_SPACE_EULER ? kh_limit_euler : kh_limit_rk4;
-  const double hg = sc->rod.length / (sc->space.nodes - 1);
+  const double hg = sc->rod.length / (rod_model_nodes(m, sc) - 1);
   const double k = limit / hg; /* 1/m */
   const double c0 = k * k * sqrt(m->K[0] / m->rho_area);
   /* the first step may take sdirk4 (kirchhoff_dirk.c) */
@@ -190,6 +192,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   rod_model_init(&sim->model, sc);
   rod_drive_clear(&sim->drive);
   rod_energy_watch_init(&sim->watch, sc);
+  rod_guard_init(&sim->guard, sc);
   st = ops->create(&sim->sc, &sim->self, err);
   if (st != ROD_OK) {
     free(sim);
@@ -248,6 +251,7 @@ void rod_sim_free(rod_sim *sim) {
   rod_sim_close_output(sim, NULL);
   sim->ops->destroy(sim->self);
   rod_dense_free(&sim->dense);
+  rod_guard_free(&sim->guard);
   free(sim);
 }
 
@@ -266,9 +270,16 @@ static int current_sample(rod_sim *sim) {
   return ROD_OK;
 }
 
-/* Deliver sample s at time t with the effort since the last sample. */
+/* Deliver sample s at time t with the effort since the last sample; a
+ * dynamic state that cannot be is noted (guard.h) */
 static int deliver(rod_sim *sim, double t, const rod_sample *s) {
   rod_energy_watch_add(&sim->watch, t, s, &sim->res);
+  if (sim->step > 0 && !sim->res.implausible[0] &&
+      (!rod_guard_values(s, sim->res.implausible,
+                         sizeof sim->res.implausible) ||
+       rod_guard_crossing(&sim->guard, s, sim->res.implausible,
+                          sizeof sim->res.implausible)))
+    sim->res.implausible_time = t;
   int st = sim->sink.sample(sim->sink.user, t, s, &sim->acc, sim->acc_wall);
   memset(&sim->acc, 0, sizeof sim->acc);
   sim->acc_wall = 0;
@@ -395,13 +406,28 @@ int rod_sim_static(rod_sim *sim) {
   if (sim->ops->static_report)
     sim->ops->static_report(sim->self, &sim->res.statics);
   note_base(sim);
+  /* the guard (guard.h): a state that cannot be is no result; one that
+   * passes through itself is reported */
+  char why[sizeof sim->res.message - 24] = "";
+  if (sim->res.statics.stable == 0) {
+    snprintf(why, sizeof why, "%s", sim->res.statics.note);
+  } else if (current_sample(sim) == ROD_OK) {
+    if (!rod_guard_values(&sim->cur, why, sizeof why) ||
+        (sim->sc.solver.backend == ROD_BACKEND_KIRCHHOFF &&
+         !rod_guard_balance(&sim->sc, &sim->model, &sim->drive, &sim->cur, why,
+                            sizeof why)))
+      sim->res.statics.stable = 0;
+    else if (rod_guard_crossing(&sim->guard, &sim->cur, sim->res.implausible,
+                                sizeof sim->res.implausible))
+      sim->res.implausible_time = 0.0;
+  }
   status = sim->use_dense ? dense_output(sim, true) : emit(sim);
-  if (status == ROD_OK && sim->res.statics.stable == 0) {
+  if (status == ROD_OK && why[0]) {
     /* written for inspection, but no result: the run stops here */
     sim->failed = true;
     sim->res.status = status = ROD_ENOCONV;
     snprintf(sim->res.message, sizeof sim->res.message,
-             "static equilibrium: %s", sim->res.statics.note);
+             "static equilibrium: %s", why);
     fail(sim, status, "", "%s", sim->res.message);
   }
   sim->res.wall_time = now() - sim->t_created;
