@@ -30,6 +30,7 @@ rod_path_options rod_path_default_options(void) {
       .max_steps = 2000,
       .fd_lambda = 1e-7,
       .bifurcation_step = 1e-3,
+      .symmetric = false,
   };
   return o;
 }
@@ -132,21 +133,42 @@ static bool solve(rod_path *p, int m) {
   return info == 0 && norm_inf(p->d, m) < INFINITY;
 }
 
-/* Sign of det J (0 if singular). */
-static int det_sign(rod_path *p) {
+/* The index watched along the path: the number of negative eigenvalues
+ * of J when it is symmetric (Sylvester's inertia of its LDL^T
+ * factorisation), else 1 where det J < 0 and 0 where det J >= 0 (its
+ * parity: det J's sign). */
+static int path_index(rod_path *p, bool symmetric) {
   const int n = p->n;
   memcpy(p->A, p->J, (size_t)n * n * sizeof(double));
+  int neg = 0;
+  if (symmetric) {
+    LAPACKE_dsytrf(LAPACK_COL_MAJOR, 'L', n, p->A, n, p->ipiv);
+    for (int i = 0; i < n; i++) {
+      const double a = p->A[(size_t)i * n + i];
+      if (p->ipiv[i] > 0 || i + 1 == n) {
+        neg += a < 0;
+        continue;
+      }
+      /* a 2 x 2 block [a b; b c]: one negative eigenvalue when its
+       * determinant is negative, two when it is positive and a < 0 */
+      const double b = p->A[(size_t)i * n + i + 1];
+      const double c = p->A[(size_t)(i + 1) * n + i + 1];
+      const double det = a * c - b * b;
+      neg += det < 0 ? 1 : a < 0 ? 2 : 0;
+      i++;
+    }
+    return neg;
+  }
   lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, p->A, n, p->ipiv);
   if (info > 0)
     return 0;
-  int s = 1;
   for (int i = 0; i < n; i++) {
     if (p->A[(size_t)i * n + i] < 0)
-      s = -s;
+      neg = !neg;
     if (p->ipiv[i] != i + 1)
-      s = -s;
+      neg = !neg;
   }
-  return s;
+  return neg;
 }
 
 /* The augmented matrix [J r_lambda; c^T] into A ((n + 1) square). */
@@ -234,7 +256,7 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
     goto done;
   }
   memcpy(p->t, p->tn, (size_t)(n + 1) * sizeof(double));
-  int sign = det_sign(p);
+  int index = path_index(p, o->symmetric);
   double ds = fmin(o->step0 / fabs(p->t[n]), o->step_max);
   for (int tries = 0;; tries++) {
     if (tries >= o->max_steps || ds < o->step_min || p->z[n] < -1.0) {
@@ -254,7 +276,7 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
     if (s < 0)
       goto done;
     bool fold = false;
-    const int sg = s == 0 ? det_sign(p) : sign;
+    const int ix = s == 0 ? path_index(p, o->symmetric) : index;
     if (s == 0 && !land) {
       if (!tangent(p)) {
         s = ROD_ESING;
@@ -262,11 +284,11 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
       }
       fold = (p->tn[n] > 0) != (p->t[n] > 0);
     }
-    /* det J changes sign at a fold (with lambda's direction) or at a
-     * bifurcation point; anywhere else the corrector has jumped to
-     * another branch. A sign change without a fold is accepted only over
-     * a short step (a bifurcation the path passes). */
-    if (s == 0 && sg != sign && !fold &&
+    /* The index changes by one at a fold (with lambda's direction), and
+     * at a bifurcation point; anywhere else the corrector has jumped to
+     * another branch. A change that no fold explains is accepted only
+     * over a short step (a bifurcation the path passes). */
+    if (s == 0 && ix != index && !(fold && abs(ix - index) == 1) &&
         step > o->bifurcation_step * (1.0 + norm2(p->z, n + 1)))
       s = 1;
     if (s > 0) {
@@ -276,9 +298,9 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
     }
     memcpy(p->z, p->zn, (size_t)(n + 1) * sizeof(double));
     st.steps++;
-    if (sg != sign)
+    if (ix != index)
       st.det_changes++;
-    sign = sg;
+    index = ix;
     if (land) {
       s = ROD_OK;
       goto done;

@@ -13,12 +13,15 @@
  *
  * The tangent solves [J r_lambda; t_prev^T] t = [0; 1] with J = dr/dx and
  * r_lambda = dr/dlambda by a forward difference. Along the way the sign
- * of det J is watched: it changes where the path passes a fold or a
+ * of det J (or, for a symmetric J, the number of its negative
+ * eigenvalues) is watched: it changes where the path passes a fold or a
  * bifurcation point (the equilibrium's stability changes there), and a
  * change at neither means the corrector jumped to another branch: that
  * step is retried shorter. */
 #ifndef ROD_PATH_H
 #define ROD_PATH_H
+
+#include <stdbool.h>
 
 typedef struct {
   int n; /* unknowns = residuals */
@@ -42,6 +45,11 @@ typedef struct {
   /* a step across which det J changes sign without a fold is retried
    * shorter down to this fraction of 1 + |z| (then: a bifurcation point) */
   double bifurcation_step;
+  /* J is symmetric (the Hessian of an energy): the number of its
+   * negative eigenvalues is watched instead of det J's sign, so a jump
+   * across two eigenvalues that cross together (a column of round
+   * section buckling in two planes at once) is caught too */
+  bool symmetric;
 } rod_path_options;
 
 typedef struct {
@@ -52,7 +60,8 @@ typedef struct {
   int jacobians;      /* evaluations with J */
   int folds;          /* turning points of lambda passed */
   double fold_lambda; /* lambda of the first fold (0 if none) */
-  int det_changes;    /* sign changes of det J between accepted points */
+  int det_changes;    /* changes of det J's sign (symmetric: of the
+                         index) between accepted points */
 } rod_path_stats;
 
 typedef struct rod_path rod_path;

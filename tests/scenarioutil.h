@@ -28,6 +28,17 @@ static inline void rod_test_coarse_euler_impulse(rod_scenario *sc) {
   sc->time.duration = 0.2;
 }
 
+/* A soft rod hanging under its own weight: L 0.3 m, d 5 mm, 1100 kg/m^3,
+ * E 4 MPa (w L^3 / EI = 47), no tip mass. */
+static inline void rod_test_soft_rod(rod_scenario *sc) {
+  rod_scenario_default(sc);
+  sc->rod.length = 0.3;
+  sc->rod.diameter = 5e-3;
+  sc->rod.density = 1100;
+  sc->rod.youngs_modulus = 4e6;
+  sc->rod.has_bending_stiffness = false;
+}
+
 /* Run sc without HDF5; the caller frees the recording. */
 static inline rod_recorder *rod_test_run(const rod_scenario *sc,
                                          rod_sim_result *res) {

@@ -33,11 +33,7 @@ START_TEST(auto_nodes_follow_the_step) {
   /* a soft rod (w L^3 / EI = 47) at the same step: the curvature bound,
    * w L / 2 EI times L, over kappa h = 0.25 */
   rod_scenario soft;
-  rod_scenario_default(&soft);
-  soft.rod.length = 0.3;
-  soft.rod.diameter = 5e-3;
-  soft.rod.density = 1100;
-  soft.rod.youngs_modulus = 4e6;
+  rod_test_soft_rod(&soft);
   soft.time.dt = 0.1;
   rod_model_init(&m, &soft);
   double w = m.rho_area * 9.81, L = 0.3;

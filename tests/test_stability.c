@@ -17,21 +17,26 @@ typedef struct {
   int status;
 } static_result;
 
-static static_result solve(const rod_scenario *sc) {
+static static_result solve_by(const rod_backend_ops *ops,
+                              const rod_scenario *sc) {
   static_result r = {{0}, {0}, 0};
   void *self = NULL;
   rod_error err;
-  ck_assert_int_eq(rod_backend_kirchhoff.create(sc, &self, &err), ROD_OK);
+  ck_assert_int_eq(ops->create(sc, &self, &err), ROD_OK);
   rod_step_stats ss;
-  r.status = rod_backend_kirchhoff.solve_static(self, &ss);
-  rod_backend_kirchhoff.static_report(self, &r.rep);
+  r.status = ops->solve_static(self, &ss);
+  ops->static_report(self, &r.rep);
   if (r.status == ROD_OK) {
     rod_sample s;
-    rod_backend_kirchhoff.sample(self, &s);
+    ops->sample(self, &s);
     memcpy(r.tip, s.position + 3 * (s.points - 1), sizeof r.tip);
   }
-  rod_backend_kirchhoff.destroy(self);
+  ops->destroy(self);
   return r;
+}
+
+static static_result solve(const rod_scenario *sc) {
+  return solve_by(&rod_backend_kirchhoff, sc);
 }
 
 /* A weightless rod, EI = L = 1, clamped pointing up (+z). */
@@ -100,6 +105,24 @@ static void elliptic(double p, double *K, double *E) {
   *E = *K * (1.0 - sum);
 }
 
+/* The tip of the buckled cantilever column (EI = L = 1) under P: across
+ * and along the axis (Timoshenko & Gere 2.7). */
+static void buckled_tip(double P, double *across, double *along) {
+  double lo = 0, hi = 1, K, E;
+  for (int i = 0; i < 100; i++) { /* K(p) = sqrt(P) */
+    double p = 0.5 * (lo + hi);
+    elliptic(p, &K, &E);
+    if (K > sqrt(P))
+      hi = p;
+    else
+      lo = p;
+  }
+  double p = 0.5 * (lo + hi);
+  elliptic(p, &K, &E);
+  *across = 2.0 * p / K;
+  *along = 2.0 * E / K - 1.0;
+}
+
 /* The buckled cantilever column (Timoshenko & Gere 2.7): with
  * k L = sqrt(P L^2 / EI) = K(p), p = sin(tip angle / 2), the tip lies
  * 2 p L / K across the axis and L (2 E / K - 1) along it. No preload: the
@@ -115,20 +138,11 @@ START_TEST(buckled_column_is_the_elastica) {
   ck_assert_int_eq(r.status, ROD_OK);
   ck_assert_int_eq(r.rep.stable, 1);
   ck_assert_ptr_nonnull(strstr(r.rep.note, "along x"));
-  double lo = 0, hi = 1, K, E;
-  for (int i = 0; i < 100; i++) { /* K(p) = sqrt(P) */
-    double p = 0.5 * (lo + hi);
-    elliptic(p, &K, &E);
-    if (K > sqrt(P))
-      hi = p;
-    else
-      lo = p;
-  }
-  double p = 0.5 * (lo + hi);
-  elliptic(p, &K, &E);
+  double across, along;
+  buckled_tip(P, &across, &along);
   /* RK4 on 80 nodes (measured 4e-9 L) */
-  ROD_ASSERT_NEAR(r.tip[0], 2.0 * p / K, 1e-7);
-  ROD_ASSERT_NEAR(r.tip[2], 2.0 * E / K - 1.0, 1e-7);
+  ROD_ASSERT_NEAR(r.tip[0], across, 1e-7);
+  ROD_ASSERT_NEAR(r.tip[2], along, 1e-7);
   ROD_ASSERT_NEAR(r.tip[1], 0.0, 1e-12);
   /* a preload decides the side */
   sc.tip.preload[0] = -1e-3;
@@ -171,12 +185,8 @@ START_TEST(soft_rod_hangs_down) {
   const double E[] = {4e6, 2e6};
   for (int i = 0; i < 2; i++) {
     rod_scenario sc;
-    rod_scenario_default(&sc);
-    sc.rod.length = 0.3;
-    sc.rod.diameter = 5e-3;
-    sc.rod.density = 1100;
+    rod_test_soft_rod(&sc);
     sc.rod.youngs_modulus = E[i];
-    sc.rod.has_bending_stiffness = false;
     sc.space.nodes = 100;
     static_result r = solve(&sc);
     ck_assert_int_eq(r.status, ROD_OK);
@@ -217,6 +227,117 @@ START_TEST(column_buckles_toward_preload) {
 }
 END_TEST
 
+/* ---- the rigid-element chain (src/rfem/rfem_static.c) ---------------- */
+
+/* The column as a chain of n elements. */
+static void chain_column(rod_scenario *sc, int n) {
+  column(sc, 2);
+  sc->solver.backend = ROD_BACKEND_RFEM;
+  sc->rfem.segments = n;
+}
+
+/* The chain's critical load lies within 0.5 % of Euler's from 10 elements
+ * on (centered layout; measured between 0.995 and 1.005 at 10, 20, 40):
+ * 2 % below it the straight chain is stable and solved directly, 2 %
+ * above it unstable in two directions, and the path takes the side a
+ * small imperfection picks, then removes it; in the plane of a planar
+ * chain one direction. */
+START_TEST(chain_column_critical_load) {
+  rod_scenario sc;
+  chain_column(&sc, 20);
+  sc.tip.force[2] = -0.98 * euler_load;
+  static_result r = solve_by(&rod_backend_rfem, &sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_int_eq(r.rep.path_steps, 0);
+  ROD_ASSERT_NEAR(r.tip[0], 0.0, 1e-12);
+  sc.tip.force[2] = -1.02 * euler_load;
+  r = solve_by(&rod_backend_rfem, &sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_msg(unstable_directions(r.rep.note) == 2, "%s", r.rep.note);
+  ck_assert_ptr_nonnull(strstr(r.rep.note, "along x"));
+  ck_assert_double_gt(r.tip[0], 0.1);
+  sc.rfem.planar = true;
+  r = solve_by(&rod_backend_rfem, &sc);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_msg(unstable_directions(r.rep.note) == 1, "%s", r.rep.note);
+  ck_assert_double_gt(hypot(r.tip[0], r.tip[1]), 0.1);
+}
+END_TEST
+
+/* The buckled chain converges to the elastica at second order in the
+ * element length (RFEM's discretisation error); its direct solve from
+ * the straight chain finds the unstable straight state, the path the
+ * buckled one. */
+START_TEST(chain_buckled_column_is_the_elastica) {
+  const double P = 3.0;
+  double across, along, err[2];
+  buckled_tip(P, &across, &along);
+  for (int i = 0; i < 2; i++) {
+    rod_scenario sc;
+    chain_column(&sc, 20 << i);
+    sc.tip.force[2] = -P;
+    static_result r = solve_by(&rod_backend_rfem, &sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_int_eq(r.rep.stable, 1);
+    err[i] = hypot(r.tip[0] - across, r.tip[2] - along);
+  }
+  ck_assert_double_lt(err[1], 2e-3);
+  const double order = log2(err[0] / err[1]);
+  ck_assert_msg(order > 1.8 && order < 2.2, "order %g (%g, %g)", order, err[0],
+                err[1]);
+}
+END_TEST
+
+/* The soft rod of soft_rod_hangs_down as a chain: Newton from the
+ * unloaded chain did not converge; the path hangs it down, converging to
+ * the angle-form solution at second order. */
+START_TEST(chain_soft_rod_hangs_down) {
+  double err[2], defl, along;
+  rod_scenario sc;
+  rod_test_soft_rod(&sc);
+  sc.solver.backend = ROD_BACKEND_RFEM;
+  const double d = sc.rod.diameter;
+  const double EI = sc.rod.youngs_modulus * M_PI * pow(d, 4) / 64;
+  const double w = sc.rod.density * M_PI * d * d / 4 * 9.81;
+  planar_cantilever(EI, 0.0, w, sc.rod.length, &defl, &along);
+  for (int i = 0; i < 2; i++) {
+    sc.rfem.segments = 20 << i;
+    static_result r = solve_by(&rod_backend_rfem, &sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_int_eq(r.rep.stable, 1);
+    err[i] = hypot(r.tip[0] - along, r.tip[2] + defl);
+  }
+  ck_assert_double_lt(err[1], 1e-3 * sc.rod.length);
+  const double order = log2(err[0] / err[1]);
+  ck_assert_msg(order > 1.8 && order < 2.2, "order %g (%g, %g)", order, err[0],
+                err[1]);
+}
+END_TEST
+
+/* column_buckles_toward_preload as a chain: the direct solve returned
+ * the straight state leaning 0.75 mm against the preload. */
+START_TEST(chain_column_buckles_toward_preload) {
+  rod_scenario sc;
+  rod_test_load(&sc, "weight_release.ini");
+  sc.solver.backend = ROD_BACKEND_RFEM;
+  sc.base.direction[0] = 0.0;
+  sc.base.direction[2] = 1.0;
+  sc.tip.mass = 0.1;
+  sc.tip.preload[0] = 1e-3;
+  static_result r = solve_by(&rod_backend_rfem, &sc);
+  ck_assert_int_eq(r.status, ROD_OK);
+  ck_assert_int_eq(r.rep.stable, 1);
+  ck_assert_double_gt(r.tip[0], 0.3);
+  sc.tip.preload[0] = -1e-3;
+  static_result m = solve_by(&rod_backend_rfem, &sc);
+  ck_assert_int_eq(m.rep.stable, 1);
+  ROD_ASSERT_NEAR(m.tip[0], -r.tip[0], 1e-12);
+  ROD_ASSERT_NEAR(m.tip[2], r.tip[2], 1e-12);
+}
+END_TEST
+
 static Suite *stability_suite(void) {
   Suite *s = suite_create("stability");
   TCase *tc = tcase_create("statics");
@@ -226,6 +347,13 @@ static Suite *stability_suite(void) {
   tcase_add_test(tc, heavy_column_critical_weight);
   tcase_add_test(tc, soft_rod_hangs_down);
   tcase_add_test(tc, column_buckles_toward_preload);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("chain");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, chain_column_critical_load);
+  tcase_add_test(tc, chain_buckled_column_is_the_elastica);
+  tcase_add_test(tc, chain_soft_rod_hangs_down);
+  tcase_add_test(tc, chain_column_buckles_toward_preload);
   suite_add_tcase(s, tc);
   return s;
 }

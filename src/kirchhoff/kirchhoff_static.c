@@ -16,6 +16,7 @@
 #include <lapacke.h>
 
 #include "bvp/path.h"
+#include "core/static_note.h"
 #include "kirchhoff/kirchhoff.h"
 
 /* Largest ratio of successive residual norms (2-norm, scaled units) the
@@ -25,11 +26,6 @@
  * contracts less may have converged to another branch, and the path
  * decides. */
 static const double kr_direct_ratio = 0.5;
-
-/* Tip force that breaks a symmetric bifurcation when no tip.preload
- * chooses a side, as a fraction of the largest load (N): small enough to
- * leave the state it selects unchanged once it is removed again. */
-static const double kr_imperfection = 1e-3;
 
 /* The loads the path scales: lambda (loading) or, for the release of an
  * imperfection, the full loads and (1 - lambda) of the imperfection. */
@@ -266,37 +262,15 @@ static void tip_position(rod_kirchhoff *k, double *p) {
 static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
                          const kr_path_loads *full, double *f) {
   const double *y = k->node_y + (size_t)(k->nodes - 1) * KR_NODE;
-  double R[9], d[3], ey[3] = {0, 1, 0}, dir[3];
+  double R[9], d[3], dir[3];
   quat_to_R(R, y + ROD_Y_H);
   v3_set(d, R[2], R[5], R[8]);
-  if (sb->planar && sb->in == 0) {
-    v3_copy(dir, ey);
-  } else {
-    v3_cross(dir, ey, d); /* in the plane, across the tangent */
-    if (v3_norm(dir) < 1e-6)
-      v3_set(dir, 1, 0, 0);
-  }
-  v3_normalize(dir);
+  rod_static_imperfection_dir(d, sb->planar && sb->in == 0, dir);
   double L = k->model.length;
   double load = fmax(v3_norm(full->tip_force) + full->jump +
                          v3_norm(full->bn) * L + v3_norm(full->body_weight),
                      v3_norm(full->tip_moment) / L);
-  v3_scale(f, kr_imperfection * load, dir);
-}
-
-/* Which way the tip went, across the unloaded rod's tip tangent d0. */
-static void describe_side(char *buf, size_t size, const double *tip,
-                          const double *tip0, const double *d0) {
-  static const char axis[] = "xyz";
-  double d[3];
-  v3_sub(d, tip, tip0);
-  v3_axpy(d, -v3_dot(d, d0), d0);
-  int a = 0;
-  for (int i = 1; i < 3; i++)
-    if (fabs(d[i]) > fabs(d[a]))
-      a = i;
-  snprintf(buf, size, "the tip moved %s%.3g m along %c", d[a] < 0 ? "-" : "+",
-           fabs(d[a]), axis[a]);
+  v3_scale(f, ROD_STATIC_IMPERFECTION * load, dir);
 }
 
 static void finish(rod_kirchhoff *k, const double *x) {
@@ -354,7 +328,6 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   if (status != ROD_OK)
     return status;
   sb = stability(k, x);
-  char side[48];
   if (sb.index > 0) {
     /* a bifurcation the loads do not decide: load again with a small tip
      * force across the tip, then take it away */
@@ -385,12 +358,7 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
       memcpy(x, xi, sizeof x);
       rod_shooting_residual(k->shoot, x, r);
       tip_position(k, tip);
-      describe_side(side, sizeof side, tip, tip0, d0);
-      snprintf(rep->note, sizeof rep->note,
-               "the loads leave the rod's unloaded direction unstable (%d "
-               "unstable direction%s) and do not choose a side: took the "
-               "state in which %s (set tip.preload to choose)",
-               index, index == 1 ? "" : "s", side);
+      rod_static_note_side(rep, index, tip, tip0, d0);
       sb = si;
     } else { /* back to the path's state */
       apply_loads(&pl, 1.0);
@@ -398,19 +366,8 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
     }
     kr_set_planar(k);
   }
-  rep->index = sb.index;
-  rep->stable = sb.index == 0;
-  if (sb.index > 0)
-    snprintf(rep->note, sizeof rep->note,
-             "the equilibrium found is unstable (%d unstable direction%s "
-             "by the conjugate-point test) and no stable one was found "
-             "from it",
-             sb.index, sb.index == 1 ? "" : "s");
-  else if (ps.folds > 0 && !rep->note[0])
-    snprintf(rep->note, sizeof rep->note,
-             "the loading path passes a fold at %.3g of the loads, where "
-             "the rod would snap; took the stable state the path reaches",
-             ps.fold_lambda);
+  rod_static_note_end(rep, sb.index, "conjugate-point test", ps.folds,
+                      ps.fold_lambda);
   finish(k, x);
   return ROD_OK;
 }

@@ -92,6 +92,7 @@ typedef struct rod_rfem {
   int ny;
   int rk4_substeps;
   rod_lm_workspace *lm;
+  rod_static_report static_report; /* how the static state was found */
 
   /* scratch, sized once */
   double *fext;  /* nlinks x 6 */
@@ -99,7 +100,7 @@ typedef struct rod_rfem {
   double *tau2;  /* nlinks */
   double *extra; /* nlinks */
   double *full;  /* nlinks */
-  double *xs;    /* nlinks: static unknowns */
+  double *xs;    /* 2 nlinks: static unknowns (and a second state) */
   double *rs;    /* nlinks: static residual */
   double *kbuf;  /* nlinks^2: dead-load stiffness */
 
@@ -190,8 +191,9 @@ double rfem_elastic_energy(const rod_rfem *r);
  * segment with contact (docs/contact.md). */
 int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st);
 
-/* rfem_static.c: static equilibrium by Levenberg-Marquardt with the exact
- * Jacobian (spring stiffness minus the dead-load stiffness). */
+/* rfem_static.c: static equilibrium, by Newton's method with the exact
+ * Jacobian (spring stiffness minus the dead-load stiffness) or along the
+ * loading path, checked for stability (r->static_report). */
 int rfem_solve_static(rod_rfem *r, rod_step_stats *st);
 /* The static residual (scaled by L / EI) of the free angles x and its exact
  * Jacobian (may be NULL): a rod_lm_residual, with user the backend. The

@@ -159,6 +159,10 @@ static int solve_static(void *self, rod_step_stats *st) {
   return rfem_start_dynamics(r);
 }
 
+static void static_report(void *self, rod_static_report *rep) {
+  *rep = ((rod_rfem *)self)->static_report;
+}
+
 static int step(void *self, double t, rod_step_stats *st) {
   rod_rfem *r = self;
   r->at_static = false;
@@ -268,6 +272,7 @@ const rod_backend_ops rod_backend_rfem = {
     .create = create,
     .destroy = destroy,
     .solve_static = solve_static,
+    .static_report = static_report,
     .step = step,
     .sample = sample,
     .set_drive = set_drive,

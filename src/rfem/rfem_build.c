@@ -117,7 +117,7 @@ static int allocate(rod_rfem *r) {
   r->tau2 = calloc(N, sizeof(double));
   r->extra = calloc(N, sizeof(double));
   r->full = calloc(N, sizeof(double));
-  r->xs = calloc(N, sizeof(double));
+  r->xs = calloc(2 * N, sizeof(double));
   r->rs = calloc(N, sizeof(double));
   r->kbuf = calloc(N * N, sizeof(double));
   r->npoints = r->nelements + 1;
