@@ -13,6 +13,12 @@ typedef struct {
  * d1 = a / (1 + a). */
 rod_bdf_coeffs rod_bdf_alpha(double alpha, double dt);
 
+/* One step of BDF-alpha on a mode y_t = i omega y (omega in 1/s): the
+ * principal root z of its characteristic equation as gain |z| and phase
+ * arg z (rad; exact: 1 and omega dt). */
+void rod_bdf_alpha_mode(double alpha, double dt, double omega, double *gain,
+                        double *phase);
+
 /* Backward Euler, y_t(i) = (y(i) - y(i-1)) / dt: the start-up step. */
 rod_bdf_coeffs rod_bdf_backward_euler(double dt);
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/model.h"
+#include "integrators/bdf.h"
 
 void cli_fail(const char *fmt, ...) {
   va_list ap;
@@ -134,7 +135,63 @@ int cli_nodes(const rod_scenario *sc) {
  * (Kirchhoff, RK4; kirchhoff_backend.c), and the k h to advise for them */
 static const double cli_kh_stage = 0.3, cli_kh_stage_aim = 0.2;
 
+/* BDF-alpha's step must follow the rod's first bending mode: its error on
+ * that mode (damping or phase lag, as a fraction of the amplitude) over
+ * cli_mode_periods periods (or the run, if shorter) at most
+ * cli_mode_error, else run warns. Over a long run the phase lag grows on
+ * (as with any integrator); this catches a step too coarse for the
+ * motion at all. */
+static const double cli_mode_error = 0.05, cli_mode_periods = 2.0;
+
+/* The error BDF-alpha makes on a mode of omega (1/s) over a time span at
+ * step dt: the amplitude lost (or gained) or the phase lag (rad). */
+static double mode_error(double alpha, double dt, double omega, double span) {
+  if (omega * dt > 0.5 * M_PI) /* fewer than 4 steps a period */
+    return INFINITY;
+  double gain, phase;
+  rod_bdf_alpha_mode(alpha, dt, omega, &gain, &phase);
+  const double n = ceil(span / dt - 1e-9);
+  return fmax(fabs(1.0 - pow(gain, n)), n * fabs(phase - omega * dt));
+}
+
+/* Warn when a BDF-alpha run's step cannot follow the rod's first bending
+ * mode, with the step that would. */
+static void warn_time_step(const rod_scenario *sc) {
+  if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF ||
+      sc->time.scheme != ROD_SCHEME_BDF_ALPHA || sc->time.has_tolerance ||
+      sc->time.duration <= 0)
+    return;
+  rod_model m;
+  rod_model_init(&m, sc);
+  const double w =
+      rod_model_first_omega(&m, sc->tip.release ? 0.0 : sc->tip.mass);
+  const double a = sc->time.alpha;
+  const double span =
+      fmin(sc->time.duration, cli_mode_periods * 2.0 * M_PI / w);
+  const double e = mode_error(a, sc->time.dt, w, span);
+  if (e <= cli_mode_error)
+    return;
+  double lo = 0.0, hi = sc->time.dt; /* the largest step that would do */
+  for (int i = 0; i < 60; i++) {
+    const double mid = 0.5 * (lo + hi);
+    if (mode_error(a, mid, w, span) <= cli_mode_error)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const double p = pow(10.0, floor(log10(lo)) - 1);
+  cli_fail("%s: time.dt: warning: a step of %g s cannot follow the rod's "
+           "first bending mode (about %.3g Hz, %.3g steps a period): "
+           "BDF-alpha with alpha = %g errs by %s%.2g of its amplitude "
+           "(damping and phase lag) within t = %.3g s: use time.dt = %.2g s "
+           "or less",
+           sc->source, sc->time.dt, w / (2 * M_PI),
+           2 * M_PI / (w * sc->time.dt), a, isfinite(e) ? "" : "more than ",
+           isfinite(e) ? e : 1.0, span, floor(lo / p) * p);
+}
+
 void cli_warn_sampling(const rod_scenario *sc) {
+  warn_time_step(sc);
   if (sc->impulse.enabled &&
       sc->impulse.duration < CLI_IMPULSE_STEPS * sc->time.dt)
     cli_fail("%s: impulse.duration: warning: %g s spans fewer than %d steps "

@@ -118,6 +118,17 @@ double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc) {
   return rod_model_step_wavenumber(m, c0 > c0_be ? c0 : c0_be);
 }
 
+/* beta_1 L of the first bending mode of a clamped-free beam */
+static const double beta1_L = 1.875104068711961;
+
+double rod_model_first_omega(const rod_model *m, double tip_mass) {
+  const double L = m->length;
+  const double w0 = beta1_L * beta1_L / (L * L) * sqrt(m->K[0] / m->rho_area);
+  /* the rod's modal mass at the tip, from k = 3 EI / L^3 */
+  const double m1 = 3.0 * m->K[0] / (L * L * L * w0 * w0);
+  return w0 * sqrt(m1 / (m1 + tip_mass));
+}
+
 double rod_model_curvature_bound(const rod_model *m, const rod_scenario *sc) {
   const double L = m->length, g = v3_norm(m->gravity);
   /* a force F at s has a moment of at most |F| s about any section; a

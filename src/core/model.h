@@ -99,6 +99,12 @@ int rod_model_auto_nodes(const rod_model *m, const rod_scenario *sc,
 /* The grid nodes of the scenario: space.nodes, or its auto choice. */
 int rod_model_nodes(const rod_model *m, const rod_scenario *sc);
 
+/* Angular frequency (1/s) of the first bending mode of the straight
+ * clamped rod (Euler-Bernoulli: beta_1^2 / L^2 sqrt(EI / rhoA)), with a
+ * mass tip_mass (kg) at its tip by Rayleigh's quotient (the rod's modal
+ * mass 3 EI / (L^3 omega_0^2) = 0.243 rhoA L there). */
+double rod_model_first_omega(const rod_model *m, double tip_mass);
+
 /* An upper bound of the rod's curvature (1/m) under the scenario's loads:
  * the largest moment any load can have about a section, over EI, plus
  * the largest |u*|. */

@@ -22,9 +22,6 @@ static const double slow_periods = 2.0;
 /* Growth below this fraction of the energies' size is not flagged. */
 static const double floor_fraction = 1e-6;
 
-/* beta_1 L of the first bending mode of a clamped-free beam */
-static const double beta1_L = 1.875104068711961;
-
 static void windows_init(rod_energy_windows *w, double span, int min_count) {
   memset(w, 0, sizeof *w);
   w->span = span;
@@ -38,9 +35,7 @@ static void windows_init(rod_energy_windows *w, double span, int min_count) {
 static double first_period(const rod_scenario *sc) {
   rod_model m;
   rod_model_init(&m, sc);
-  double L = m.length;
-  double omega = beta1_L * beta1_L / (L * L) * sqrt(m.K[0] / m.rho_area);
-  return 2.0 * M_PI / omega;
+  return 2.0 * M_PI / rod_model_first_omega(&m, 0.0);
 }
 
 void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
