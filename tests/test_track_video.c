@@ -526,8 +526,8 @@ START_TEST(cli_lens_scale_points_and_a_bright_rod) {
 END_TEST
 
 /* A run of a short scenario rendered by `rodsim render` with a tilted
- * camera, then tracked with the options render prints: the tip agrees
- * with the run's within a pixel. */
+ * camera, and with a barrel lens, then tracked with the options render
+ * prints: the tip agrees with the run's within a pixel. */
 START_TEST(cli_render_then_track) {
   const char *data = getenv("RODSIM_DATA");
   ck_assert_msg(data != NULL, "RODSIM_DATA is not set");
@@ -539,42 +539,50 @@ START_TEST(cli_render_then_track) {
            data, dir);
   rod_cli_result r = rod_test_cli(dir, args);
   ck_assert_msg(r.status == 0, "%s", r.err);
-  snprintf(args, sizeof args,
-           "render '%s/scenarios/weight_release.ini' '%s/run.h5' -o "
-           "'%s/run.mp4' --size 256x192 --tilt 5 --distance 0.6 --noise 0.03 "
-           "--blur 0.6 --rod-width 3",
-           data, dir, dir);
-  r = rod_test_cli(dir, args);
-  ck_assert_msg(r.status == 0, "%s", r.err);
-  const char *line = strstr(r.err, "track with: rodsim ");
-  ck_assert_msg(line != NULL, "%s", r.err);
-  char track[1024];
-  snprintf(track, sizeof track, "%s", line + strlen("track with: rodsim "));
-  track[strcspn(track, "\n")] = '\0';
-  const char *at = strstr(r.err, "px wide, ");
-  double scale = 0;
-  ck_assert_msg(at && sscanf(at, "px wide, %lg m/px", &scale) == 1 && scale > 0,
-                "%s", r.err);
-  snprintf(args, sizeof args, "%s -o '%s/tip.csv' --quiet", track, dir);
-  r = rod_test_cli(dir, args);
-  ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
-  char csv[160], run[160];
-  snprintf(csv, sizeof csv, "%s/tip.csv", dir);
-  snprintf(run, sizeof run, "%s/run.h5", dir);
-  rod_tip_data *d;
-  rod_run_positions *truth;
-  ck_assert_int_eq(rod_tip_read(csv, &d, NULL), ROD_OK);
-  ck_assert_int_eq(rod_run_positions_read(run, &truth, NULL), ROD_OK);
-  ck_assert_int_eq(d->n, truth->samples);
-  for (int i = 0; i < d->n; i++) {
-    const double *tip =
-        truth->position + 3 * ((size_t)i * truth->points + truth->points - 1);
-    double e = hypot(d->xyz[3 * i] - tip[0], d->xyz[3 * i + 2] - tip[2]);
-    ck_assert_msg(d->valid[i] && e < scale, "sample %d: tip %.3f px off", i,
-                  e / scale);
+  const char *cameras[] = {"--tilt 5 --distance 0.6",
+                           "--lens 300,300,128,96,-0.25,0.05"};
+  for (int c = 0; c < 2; c++) {
+    snprintf(args, sizeof args,
+             "render '%s/scenarios/weight_release.ini' '%s/run.h5' -o "
+             "'%s/run.mp4' --size 256x192 %s --noise 0.03 --blur 0.6 "
+             "--rod-width 3",
+             data, dir, dir, cameras[c]);
+    r = rod_test_cli(dir, args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *line = strstr(r.err, "track with: rodsim ");
+    ck_assert_msg(line != NULL, "%s", r.err);
+    char track[1024];
+    snprintf(track, sizeof track, "%s", line + strlen("track with: rodsim "));
+    track[strcspn(track, "\n")] = '\0';
+    ck_assert_msg((c == 0) == (strstr(track, "--plane-point") != NULL) &&
+                      (c == 1) == (strstr(track, "--lens") != NULL),
+                  "%s", track);
+    const char *at = strstr(r.err, "px wide, ");
+    double scale = 0;
+    ck_assert_msg(at && sscanf(at, "px wide, %lg m/px", &scale) == 1 &&
+                      scale > 0,
+                  "%s", r.err);
+    snprintf(args, sizeof args, "%s -o '%s/tip.csv' --quiet", track, dir);
+    r = rod_test_cli(dir, args);
+    ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+    char csv[160], run[160];
+    snprintf(csv, sizeof csv, "%s/tip.csv", dir);
+    snprintf(run, sizeof run, "%s/run.h5", dir);
+    rod_tip_data *d;
+    rod_run_positions *truth;
+    ck_assert_int_eq(rod_tip_read(csv, &d, NULL), ROD_OK);
+    ck_assert_int_eq(rod_run_positions_read(run, &truth, NULL), ROD_OK);
+    ck_assert_int_eq(d->n, truth->samples);
+    for (int i = 0; i < d->n; i++) {
+      const double *tip =
+          truth->position + 3 * ((size_t)i * truth->points + truth->points - 1);
+      double e = hypot(d->xyz[3 * i] - tip[0], d->xyz[3 * i + 2] - tip[2]);
+      ck_assert_msg(d->valid[i] && e < scale, "%s, sample %d: tip %.3f px off",
+                    cameras[c], i, e / scale);
+    }
+    rod_tip_data_free(d);
+    rod_run_positions_free(truth);
   }
-  rod_tip_data_free(d);
-  rod_run_positions_free(truth);
   rod_test_rmdir(dir);
 }
 END_TEST

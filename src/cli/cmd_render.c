@@ -269,15 +269,13 @@ static void print_track_options(const render_args *a, const rod_render_style *s,
                             sc->base.position[2], &u, &v);
   fprintf(stderr, "  track with: rodsim track %s --origin %.3f,%.3f",
           a->c.output, u, v);
-  if (!s->camera.has_plane && !a->has_lens) {
-    fprintf(stderr, " --scale %.9g\n", a->scale);
-    return;
-  }
-  /* four plane points near the corners of the view, as a user would mark
-   * them on a calibration target */
+  if (!s->camera.has_plane)
+    fprintf(stderr, " --scale %.9g", a->scale);
+  /* a tilted view: four plane points near the corners of the view, as a
+   * user would mark them on a calibration target */
   const double corner[4][2] = {{0.1, 0.1}, {0.9, 0.1}, {0.9, 0.9}, {0.1, 0.9}};
   rod_camera ortho = {a->scale, a->origin[0], a->origin[1]};
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; s->camera.has_plane && k < 4; k++) {
     double x, z, pu, pv;
     rod_camera_to_world(&ortho, corner[k][0] * (a->width - 1),
                         corner[k][1] * (a->height - 1), &x, &z);
