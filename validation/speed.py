@@ -23,19 +23,24 @@ SCEN = "data/scenarios"
 
 # (label, scenario, --set overrides, dt)
 CONFIGS = [
-    ("weight release (RK4, 100 nodes, 2 ms, alpha -0.48)",
+    ("weight release (RK4, auto: 49 nodes, 2 ms, alpha -0.48)",
      "weight_release.ini", [], 2e-3),
+    ("weight release on the paper's 100 nodes",
+     "weight_release.ini", ["space.nodes=100"], 2e-3),
     ("Cosserat anchor (Euler, 40 nodes, 2 ms, alpha -0.2)",
      "cosserat_cantilever.ini", [], 2e-3),
-    ("impulse at 2 ms", "impulse.ini", [], 2e-3),
+    ("impulse at 2 ms (auto: 62 nodes)", "impulse.ini", [], 2e-3),
+    ("impulse at 2 ms on the paper's 100 nodes", "impulse.ini",
+     ["space.nodes=100"], 2e-3),
     ("weight release, 3D equations (`solver.planar=off`)",
      "weight_release.ini", ["solver.planar=off"], 2e-3),
     ("weight release, simple shooting only (`solver.strategy=simple`)",
      "weight_release.ini", ["solver.strategy=simple"], 2e-3),
     ("weight release, modified shooting only (`solver.strategy=modified`)",
      "weight_release.ini", ["solver.strategy=modified"], 2e-3),
-    ("weight release at 0.1 ms", "weight_release.ini", [], 1e-4),
-    ("impulse at 0.1 ms", "impulse.ini", [], 1e-4),
+    ("weight release at 0.1 ms (auto: 216 nodes)", "weight_release.ini", [],
+     1e-4),
+    ("impulse at 0.1 ms (auto: 273 nodes)", "impulse.ini", [], 1e-4),
 ]
 
 
