@@ -32,7 +32,7 @@
 #include "core/v3.h"
 #include "rfem/rfem_contact.h"
 
-enum { RFEM_MAX_CORRECTIONS = 30, RFEM_MAX_LOCATE = 60 };
+enum { RFEM_MAX_CORRECTIONS = 200, RFEM_MAX_LOCATE = 60 };
 enum { RFEM_MAX_SPLITS = 4 };
 
 /* The chain's kinematics at the state r->q, r->v, and its candidates. */
