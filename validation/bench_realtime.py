@@ -2,10 +2,9 @@
 """Real-time ratio against the time step (Till & Rucker 2017, Fig. 6).
 
 Runs `rodsim bench` on the weight release and the impulse (on the paper's
-100 nodes, as its Fig. 6) over a
-logarithmic range of time steps and draws the real-time ratio
-(simulated time / wall time) against dt on log-log axes, with the mean
-spatial integrations per step on a second panel.
+100 nodes, as its Fig. 6) over a logarithmic range of time steps and draws
+the real-time ratio (simulated time / wall time) against dt on log-log
+axes, with the mean spatial integrations per step on a second panel.
 
 usage: bench_realtime.py [--rodsim build/rodsim] [--out validation/out]
                          [--dts 0.1e-3,...] [--repeat 3]
