@@ -3,8 +3,8 @@
 frames/s, 3 % noise, a camera tilted 5 degrees), measured back by `rodsim
 track` and fitted by `rodsim calibrate`, against the runs they came from.
 
-Cases (each a run at dt = 1 ms, so one sample per frame; the truth is the
-run's centreline):
+Cases (each a run at dt = 1 ms on 100 nodes, so one sample per frame; the
+truth is the run's centreline):
   right    the weight release (Till & Rucker 2017), rod along +x
   left     the same, clamped along -x
   hanging  the same, clamped 60 degrees below the horizontal
@@ -165,7 +165,8 @@ def rms(a):
 
 
 def study_case(tl, name, scenario, extra, keys, dur, calibrate):
-    base = sets(["time.dt=1e-3", f"time.duration={dur}"] + extra)
+    base = sets(["time.dt=1e-3", "space.nodes=100", f"time.duration={dur}"]
+                + extra)
     run, mp4, shp = (tl.path(name + e) for e in (".h5", ".mp4", "_shape.h5"))
     tl.rodsim(["run", scenario, "-o", run, "--quiet"] + base)
     err, _ = tl.rodsim(["render", scenario, run, "-o", mp4] + FILM + base)
@@ -218,7 +219,7 @@ def fits(tl, name, scenario, base, shp, keys):
 def outside(tl, scenario, dur):
     """The right case on a square camera whose view cuts the top of the
     swing: flags against where the true tip is."""
-    base = sets(["time.dt=1e-3", f"time.duration={dur}"])
+    base = sets(["time.dt=1e-3", "space.nodes=100", f"time.duration={dur}"])
     run, mp4 = tl.path("out.h5"), tl.path("out.mp4")
     tl.rodsim(["run", scenario, "-o", run, "--quiet"] + base)
     t, p, s = truth(run)
