@@ -175,6 +175,111 @@ START_TEST(rnea_inverts_aba) {
 }
 END_TEST
 
+/* A moving base (rod_chain_set_base) against two equivalents. Turning
+ * about a fixed axis k through the origin at angle th, rate w, rate w_t:
+ * the same links behind one more joint about k, prescribed (th, w, w_t)
+ * (its body massless); the ABA's accelerations, the RNEA's torques and the
+ * body velocities agree to round-off. Translating at velocity u and
+ * acceleration a: the fixed base with gravity g - a, the bodies' world
+ * velocities u apart. */
+START_TEST(moving_base_equivalents) {
+  for (int n = 1; n <= 10; n += 3) {
+    fixture f;
+    fixture_make(&f, n, n % 2 == 0);
+    rod_chain *b = rod_chain_alloc(n + 1);
+    rod_chain_link l0;
+    memset(&l0, 0, sizeof l0);
+    l0.rotation[0] = l0.rotation[4] = l0.rotation[8] = 1.0;
+    for (int k = 0; k < 3; k++)
+      l0.axis[k] = urand();
+    l0.prescribed = true;
+    ck_assert_int_eq(rod_chain_set_link(b, 0, &l0), 0);
+    const double *k = rod_chain_get_link(b, 0)->axis; /* unit */
+    for (int i = 0; i < n; i++)
+      ck_assert_int_eq(rod_chain_set_link(b, i + 1, rod_chain_get_link(f.c, i)),
+                       0);
+    double g[3] = {0.3, -0.2, -9.81};
+    rod_chain_set_gravity(f.c, g);
+    rod_chain_set_gravity(b, g);
+    const double th = 2.0 * urand(), w = 3.0 * urand(), wt = 5.0 * urand();
+    const size_t N = (size_t)n + 1;
+    double *qb = calloc(N, sizeof(double)), *vb = calloc(N, sizeof(double));
+    double *ab = calloc(N, sizeof(double)), *tb = calloc(N, sizeof(double));
+    double *fb = calloc(6 * N, sizeof(double)); /* body 0: no force */
+    memcpy(fb + 6, f.fext, 6 * (size_t)n * sizeof(double));
+    qb[0] = th;
+    vb[0] = w;
+    ab[0] = wt;
+    for (int i = 0; i < n; i++) {
+      qb[i + 1] = f.q[i];
+      vb[i + 1] = f.dq[i];
+      ab[i + 1] = f.qdd[i];
+      tb[i + 1] = f.tau[i];
+    }
+    /* the base frame of joint 0 turned by th: R = exp(th [k]x) */
+    double R[9], c = cos(th), s = sin(th), v[6], a[6];
+    const double kx[9] = {0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0};
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        R[3 * i + j] =
+            (i == j ? c : 0.0) + s * kx[3 * i + j] + (1 - c) * k[i] * k[j];
+    for (int i = 0; i < 3; i++) { /* k is fixed by the turn about it */
+      v[i] = w * k[i];
+      a[i] = wt * k[i];
+      v[3 + i] = a[3 + i] = 0.0;
+    }
+    rod_chain_set_base(f.c, R, NULL, v, a);
+    rod_chain_update(f.c, f.q, f.dq);
+    rod_chain_update(b, qb, vb);
+    ck_assert_int_eq(rod_chain_aba(f.c, f.tau, f.fext, f.qdd), 0);
+    ck_assert_int_eq(rod_chain_aba(b, tb, fb, ab), 0);
+    for (int i = 0; i < n; i++) {
+      ROD_ASSERT_NEAR(f.qdd[i], ab[i + 1], 1e-10 * (1 + fabs(ab[i + 1])));
+      for (int m = 0; m < 6; m++)
+        ROD_ASSERT_NEAR(rod_chain_velocity(f.c, i)[m],
+                        rod_chain_velocity(b, i + 1)[m], 1e-12 * 10);
+    }
+    rod_chain_rnea(f.c, f.qdd, f.fext, f.tau2);
+    rod_chain_rnea(b, ab, fb, tb);
+    for (int i = 0; i < n; i++)
+      ROD_ASSERT_NEAR(f.tau2[i], tb[i + 1], 1e-10 * (1 + fabs(tb[i + 1])));
+    /* translation: u, a against gravity g - a */
+    double u[3] = {urand(), urand(), urand()}, acc[3] = {urand(), 2, -1};
+    double p[3] = {0.4, -0.1, 0.2}, I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    double vt[6] = {0, 0, 0, u[0], u[1], u[2]}, at[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 3; i++) /* the base's origin accelerates at acc */
+      at[3 + i] = acc[i];
+    rod_chain_set_base(f.c, I3, p, vt, at);
+    rod_chain_update(f.c, f.q, f.dq);
+    ck_assert_int_eq(rod_chain_aba(f.c, f.tau, f.fext, f.qdd), 0);
+    double gm[3] = {g[0] - acc[0], g[1] - acc[1], g[2] - acc[2]};
+    rod_chain_set_base(f.c, NULL, NULL, NULL, NULL);
+    rod_chain_set_gravity(f.c, gm);
+    double *q2 = f.qdd2, pf[3], pm[3], vf[3], vm[3], r[3] = {0.1, 0.2, 0.3};
+    rod_chain_update(f.c, f.q, f.dq);
+    ck_assert_int_eq(rod_chain_aba(f.c, f.tau, f.fext, q2), 0);
+    rod_chain_point(f.c, n - 1, r, pf, vf);
+    rod_chain_set_base(f.c, I3, p, vt, at);
+    rod_chain_update(f.c, f.q, f.dq);
+    rod_chain_point(f.c, n - 1, r, pm, vm);
+    for (int i = 0; i < n; i++)
+      if (!rod_chain_get_link(f.c, i)->prescribed)
+        ROD_ASSERT_NEAR(f.qdd[i], q2[i], 1e-10 * (1 + fabs(q2[i])));
+    for (int i = 0; i < 3; i++) {
+      ROD_ASSERT_NEAR(pm[i], pf[i] + p[i], 1e-12);
+      ROD_ASSERT_NEAR(vm[i], vf[i] + u[i], 1e-12 * 10);
+    }
+    free(qb);
+    free(vb);
+    free(ab);
+    free(tb);
+    free(fb);
+    rod_chain_free(b);
+    fixture_free(&f);
+  }
+}
+END_TEST
+
 /* (M + diag(e)) x = b by the O(n) pass, checked by multiplying out. */
 START_TEST(solve_mass_matches_crba) {
   for (int n = 1; n <= 12; n++) {
@@ -334,6 +439,7 @@ static Suite *chain_suite(void) {
   tcase_add_test(tc, aba_equals_crba_cholesky);
   tcase_add_test(tc, aba_equals_crba_with_prescribed_joints);
   tcase_add_test(tc, rnea_inverts_aba);
+  tcase_add_test(tc, moving_base_equivalents);
   tcase_add_test(tc, solve_mass_matches_crba);
   tcase_add_test(tc, kinetic_energy_is_quadratic_form);
   tcase_add_test(tc, double_pendulum_closed_form);

@@ -139,6 +139,30 @@ void rod_rotation_rate(const double r[3], const double r_t[3], double w[3]) {
     w[k] = r_t[k] + c1 * rx[k] + c2 * rrx[k];
 }
 
+void rod_rotation_accel(const double r[3], const double r_t[3],
+                        const double r_tt[3], double w_t[3]) {
+  const double a = v3_norm(r), a2 = a * a;
+  double c2, d1, d2; /* c2 as above; dc1/da / a, dc2/da / a */
+  if (a < 1e-2) {    /* their series, to a^4 */
+    c2 = 1.0 / 6.0 - a2 / 120.0 + a2 * a2 / 5040.0;
+    d1 = -1.0 / 12.0 + a2 / 180.0 - a2 * a2 / 6720.0;
+    d2 = -1.0 / 60.0 + a2 / 1260.0 - a2 * a2 / 60480.0;
+  } else {
+    const double s = sin(a), c = cos(a);
+    c2 = (a - s) / (a2 * a);
+    d1 = (a * s - 2.0 * (1.0 - c)) / (a2 * a2);
+    d2 = ((1.0 - c) * a - 3.0 * (a - s)) / (a2 * a2 * a);
+  }
+  const double rate = v3_dot(r, r_t);
+  double rx[3], rrx[3], trx[3];
+  v3_cross(rx, r, r_t);
+  v3_cross(rrx, r, rx);
+  v3_cross(trx, r_t, rx);
+  rod_rotation_rate(r, r_tt, w_t);
+  for (int k = 0; k < 3; k++)
+    w_t[k] += d1 * rate * rx[k] + d2 * rate * rrx[k] + c2 * trx[k];
+}
+
 void rod_base_table(const rod_inputs *in, double t, double x[3], double v[3],
                     double a[3], double r[3], double r_t[3], double r_tt[3]) {
   const rod_table *tab = in->base;

@@ -58,6 +58,14 @@ void rod_base_table(const rod_inputs *in, double t, double x[3], double v[3],
  * cos a) / a^2 [r]x + (a - sin a) / a^3 [r]x^2, a = |r|. */
 void rod_rotation_rate(const double r[3], const double r_t[3], double w[3]);
 
+/* The world angular acceleration w_t (1/s^2) of that rotation when r also
+ * changes at the second rate r_tt: w_t = T(r) r_tt + (dT/dt) r_t, dT/dt r_t
+ * = c1' (r x r_t) + c2' r x (r x r_t) + c2 r_t x (r x r_t), c1 = (1 - cos
+ * a) / a^2, c2 = (a - sin a) / a^3 and their rates c' = (dc/da / a) (r .
+ * r_t). */
+void rod_rotation_accel(const double r[3], const double r_t[3],
+                        const double r_tt[3], double w_t[3]);
+
 /* Force F (N) and moment M (N m), world frame, of [load.NAME] number i at
  * time t: the drive's when set, else its table (force_file, moment_file:
  * linear between samples, times from start, zero outside) or its constant

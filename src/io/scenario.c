@@ -845,8 +845,8 @@ static int check_load(const rod_scenario *sc, const rod_load_def *l,
   return ROD_OK;
 }
 
-/* The clamp moved along a table: by one backend, and not together with
- * the motor's own motion of the clamp. */
+/* The clamp moved along a table: not together with the motor's own motion
+ * of the clamp. */
 static int check_base_motion(const rod_scenario *sc, const char *file,
                              rod_error *err) {
   if (!sc->base.motion_file[0])
@@ -856,10 +856,6 @@ static int check_base_motion(const rod_scenario *sc, const char *file,
                          "moves the clamp, as [motor] does: give one of them "
                          "(got %s with [motor])",
                          sc->base.motion_file);
-  if (sc->solver.backend == ROD_BACKEND_RFEM)
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, "base.motion_file",
-                         "the rfem backend cannot move its clamp along a path "
-                         "(use solver.backend = kirchhoff)");
   return ROD_OK;
 }
 

@@ -37,6 +37,12 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
   }
   char label[96];
   const char *body = first_body(sc, label, sizeof label);
+  if (sc->base.motion_file[0]) /* the contact stepper goes back to a
+                                  step's start, where the clamp was */
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "base.motion_file",
+                         "a clamp moved along a table with contact (%s) is "
+                         "not supported by this build",
+                         body);
   if (sc->solver.backend == ROD_BACKEND_KIRCHHOFF)
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
                          "contact (%s) is solved by solver.backend = rfem "

@@ -112,7 +112,7 @@ const key_def rod_keys[] = {
       "CSV of t,x,y,z,rx,ry,rz (s, m, rad): the clamp's displacement from "
       "base.position and its rotation vector, world frame, interpolated by "
       "natural cubic splines; held before the first and after the last "
-      "time; not with [motor]; Kirchhoff backend"),
+      "time; not with [motor] or contact bodies"),
     D("tip", "mass", tip.mass, "0", RANGE_NONNEG, 0, 0, "kg",
       "mass hung from the tip in the static state, released at t = 0 (or "
       "attached: tip.release)"),

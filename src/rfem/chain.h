@@ -57,6 +57,17 @@ const rod_chain_link *rod_chain_get_link(const rod_chain *c, int i);
 /* Gravity (m/s^2, world frame), zero until set. */
 void rod_chain_set_gravity(rod_chain *c, const double g[3]);
 
+/* A moving base: link 0's parent is the frame x_world = R x_base + p
+ * (R row-major) instead of the world, moving with the spatial velocity v
+ * and spatial acceleration a (Featherstone 2008, ch. 2: (angular, linear
+ * of the base point at the origin), base coordinates; a's linear part is
+ * that point's acceleration minus omega x its velocity). The ABA and the
+ * RNEA take a (with gravity) as the root's prescribed acceleration, the
+ * kinematics pass v as the root's velocity. R NULL: the fixed world frame
+ * again; v or a NULL: zero. Takes effect at the next rod_chain_update. */
+void rod_chain_set_base(rod_chain *c, const double R[9], const double p[3],
+                        const double v[6], const double a[6]);
+
 /* Kinematics pass for joint angles q (rad) and rates dq (rad/s): the
  * link transforms, world poses, body velocities and velocity-product
  * accelerations that every dynamics call below uses. dq may be NULL (rest). */

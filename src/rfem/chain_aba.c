@@ -90,11 +90,12 @@ static int inward(rod_chain *c, const double *tau, const double *fext,
 }
 
 /* Outward pass: a_i = X_i a_parent + c_i + S qdd_i (eq. 7.43). The base
- * accelerates at -g to account for gravity (dynamic only). */
+ * accelerates at -g to account for gravity, plus its own prescribed
+ * acceleration when it moves (dynamic only). */
 static void outward(rod_chain *c, double *qdd, bool dynamic) {
   double a0[6] = {0, 0, 0, 0, 0, 0};
   if (dynamic)
-    v3_scale(a0 + 3, -1.0, c->gravity);
+    chain_root_acceleration(c, a0);
   for (int i = 0; i < c->n; i++) {
     const rod_chain_link *l = &c->link[i];
     const double *ap = i ? c->acc + 6 * (i - 1) : a0;

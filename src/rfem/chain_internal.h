@@ -3,6 +3,9 @@
 #ifndef ROD_CHAIN_INTERNAL_H
 #define ROD_CHAIN_INTERNAL_H
 
+#include <stdbool.h>
+
+#include "core/v3.h"
 #include "rfem/chain.h"
 
 struct rod_chain {
@@ -10,6 +13,12 @@ struct rod_chain {
   rod_chain_link *link;
   double *body_I; /* n x 36: spatial inertia of each body (body frame) */
   double gravity[3];
+  /* the base (link 0's parent), rod_chain_set_base; the world when !moving */
+  bool moving;
+  double base_R[9]; /* world <- base rotation */
+  double base_p[3]; /* m, base origin in the world */
+  double base_v[6]; /* spatial velocity, base coordinates */
+  double base_a[6]; /* spatial acceleration, base coordinates */
   /* rod_chain_update */
   double *q, *dq; /* n, the state of the last update */
   double *E;      /* n x 9: rotation parent -> body coordinates */
@@ -29,6 +38,25 @@ struct rod_chain {
   double *rhs;     /* n: packed right-hand side (forward_crba) */
   int *free_index; /* n: free joints in order (forward_crba) */
 };
+
+/* The root's spatial acceleration a0 (base coordinates) of a dynamics
+ * pass: gravity as the base accelerating at -g (Featherstone 2008, sec.
+ * 5.3), plus the moving base's own acceleration. */
+static inline void chain_root_acceleration(const struct rod_chain *c,
+                                           double a0[6]) {
+  for (int k = 0; k < 6; k++)
+    a0[k] = 0.0;
+  if (!c->moving) {
+    v3_scale(a0 + 3, -1.0, c->gravity);
+    return;
+  }
+  double gb[3];
+  m3_mul_tv(gb, c->base_R, c->gravity);
+  for (int k = 0; k < 3; k++) {
+    a0[k] = c->base_a[k];
+    a0[3 + k] = c->base_a[3 + k] - gb[k];
+  }
+}
 
 /* S = (axis, 0) of link i in body coordinates (the axis is fixed by the
  * turn about it). */

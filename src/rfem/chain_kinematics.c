@@ -98,6 +98,20 @@ void rod_chain_set_gravity(rod_chain *c, const double g[3]) {
   v3_copy(c->gravity, g);
 }
 
+void rod_chain_set_base(rod_chain *c, const double R[9], const double p[3],
+                        const double v[6], const double a[6]) {
+  c->moving = R != NULL;
+  if (!R)
+    return;
+  memcpy(c->base_R, R, sizeof c->base_R);
+  for (int k = 0; k < 3; k++)
+    c->base_p[k] = p ? p[k] : 0.0;
+  for (int k = 0; k < 6; k++) {
+    c->base_v[k] = v ? v[k] : 0.0;
+    c->base_a[k] = a ? a[k] : 0.0;
+  }
+}
+
 void rod_chain_update(rod_chain *c, const double *q, const double *dq) {
   const double zero6[6] = {0};
   for (int i = 0; i < c->n; i++) {
@@ -110,7 +124,13 @@ void rod_chain_update(rod_chain *c, const double *q, const double *dq) {
     sp_axis_rotation(turn, l->axis, q[i]);
     m3_mul_tn(E, turn, l->rotation);
     const double *Rp = i ? c->R + 9 * (i - 1) : NULL;
+    const double *pp = i ? c->p + 3 * (i - 1) : NULL;
     const double *vp = i ? c->v + 6 * (i - 1) : zero6;
+    if (!i && c->moving) { /* the moving base is link 0's parent */
+      Rp = c->base_R;
+      pp = c->base_p;
+      vp = c->base_v;
+    }
     if (Rp) { /* R_i = R_parent E_i^T, p_i = p_parent + R_parent offset */
       double off[3];
       for (int a = 0; a < 3; a++)
@@ -118,7 +138,7 @@ void rod_chain_update(rod_chain *c, const double *q, const double *dq) {
           R[3 * a + b] = Rp[3 * a] * E[3 * b] + Rp[3 * a + 1] * E[3 * b + 1] +
                          Rp[3 * a + 2] * E[3 * b + 2];
       m3_mul_v(off, Rp, l->offset);
-      v3_add(p, c->p + 3 * (i - 1), off);
+      v3_add(p, pp, off);
     } else {
       for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)

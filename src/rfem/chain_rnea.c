@@ -6,8 +6,8 @@
 
 void rod_chain_rnea(rod_chain *c, const double *qdd, const double *fext,
                     double *tau) {
-  double a0[6] = {0, 0, 0, 0, 0, 0};
-  v3_scale(a0 + 3, -1.0, c->gravity); /* gravity as a base acceleration */
+  double a0[6]; /* gravity as a base acceleration, and the base's own */
+  chain_root_acceleration(c, a0);
   for (int i = 0; i < c->n; i++) {
     const rod_chain_link *l = &c->link[i];
     const double *ap = i ? c->acc + 6 * (i - 1) : a0;

@@ -121,6 +121,11 @@ typedef struct rod_rfem {
   double *s_out, *out_pos, *out_quat, *out_vel, *out_force, *out_moment;
 } rod_rfem;
 
+/* rfem_base.c: the chain's base at the clamp of base.motion_file at time t
+ * (at_rest: its pose only, for the static state); nothing without a
+ * table. */
+void rfem_place_base(rod_rfem *r, double t, bool at_rest);
+
 /* rfem_build.c: the chain of the scenario; ROD_ENOMEM or ROD_OK. */
 int rfem_build(rod_rfem *r);
 
@@ -135,7 +140,8 @@ double rfem_motor_accel(const rod_rfem *r, double t);
  * (at most 2). */
 int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out);
 /* Full q, v (and qdd if not NULL) from the free entries, the prescribed
- * link 0 from the reference at time t. */
+ * link 0 from the reference at time t, and the chain's base at the clamp
+ * of time t (rfem_place_base). */
 void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
                  const double *qddf, double *q, double *v, double *qdd);
 /* Joint torques (N m) at state q, v with Maxwell torques Q. */

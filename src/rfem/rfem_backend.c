@@ -117,6 +117,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   }
   if (st == ROD_OK)
     st = rfem_contact_create(r);
+
   if (st == ROD_OK && r->contact) { /* the contact stepper's re-integrations */
     const size_t nl = (size_t)r->nlinks;
     r->saved_q = calloc(nl, sizeof(double));
@@ -215,6 +216,7 @@ static void internal_forces(rod_rfem *r) {
  * the tip; orientation of the element distal to the point. */
 static int sample(void *self, rod_sample *out) {
   rod_rfem *r = self;
+  rfem_place_base(r, r->t, r->at_static);
   rod_chain_update(r->chain, r->q, r->v);
   const double origin[3] = {0, 0, 0};
   for (int p = 0; p < r->npoints; p++) {

@@ -47,6 +47,7 @@ void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
                  const double *qddf, double *q, double *v, double *qdd) {
   const int f0 = r->first_free;
   const size_t bytes = (size_t)r->nfree * sizeof(double);
+  rfem_place_base(r, t, false);
   if (f0) {
     rod_motor_reference(&r->sc, t, &q[0], &v[0]);
     if (qdd)

@@ -53,6 +53,7 @@ static int eval(rfem_loads *ld, const double *x, double *res, double *J) {
   double g[3];
   v3_scale(g, ld->f, r->sc.environment.gravity);
   rod_chain_set_gravity(r->chain, g);
+  rfem_place_base(r, 0.0, true);
   rod_chain_update(r->chain, r->q, NULL);
   /* the static loads, and the contact forces as dead loads */
   rod_chain_load point_loads[RFEM_MAX_LOADS];

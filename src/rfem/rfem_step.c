@@ -278,6 +278,7 @@ int rfem_restart(rod_rfem *r) {
     rod_motor_reference(&r->sc, t, &r->q[0], &r->v[0]);
     r->qdd[0] = rfem_motor_accel(r, t);
   }
+  rfem_place_base(r, t, false);
   rod_chain_update(r->chain, r->q, r->v);
   rfem_external_forces(r, t, false, r->fext);
   rfem_joint_torques(r, t, r->q, r->v, r->Q, r->tau);
