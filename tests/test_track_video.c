@@ -3,7 +3,10 @@
  * tip leaves the image or the rod is hidden, the camera's scale from the
  * rod's length or a plane's points, background subtraction, the shape
  * file, and `rodsim track` / `rodsim render` end to end. */
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/runfile.h"
@@ -139,18 +142,24 @@ static void expect_accurate(const rod_shape_data *d, const clip *c,
                 e.worst, e.tip);
 }
 
+/* A fresh directory holding clip.mp4: the standard clip (the rod of
+ * LENGTH, clip_style()) filmed into it; path is its name. */
+static void film_standard_clip(char dir[64], char path[128], clip *c) {
+  rod_test_dir(dir, 64, "rodsim_tv");
+  snprintf(path, 128, "%s/clip.mp4", dir);
+  make_clip(c, LENGTH, FRAMES);
+  rod_render_style s = clip_style();
+  write_clip(c, &s, path);
+}
+
 /* ---- the centreline of a video -----------------------------------------*/
 
 /* H.264 (crf 18), 3 % noise, blur 0.7 px, a 3 px rod: the points near
  * the truth at their arclength, times from the container. */
 START_TEST(centreline_of_a_video) {
   char dir[64], path[128];
-  rod_test_dir(dir, sizeof dir, "rodsim_tv");
-  snprintf(path, sizeof path, "%s/clip.mp4", dir);
   clip c;
-  make_clip(&c, LENGTH, FRAMES);
-  rod_render_style s = clip_style();
-  write_clip(&c, &s, path);
+  film_standard_clip(dir, path, &c);
   rod_track_options o = clip_options();
   o.t0 = -0.004;
   rod_track_result r;
@@ -482,6 +491,93 @@ START_TEST(cli_tracks_a_video) {
 }
 END_TEST
 
+/* rodsim with args (argv, NULL-ended) and its standard error on a
+ * terminal (a pseudo-terminal's slave; standard output to /dev/null):
+ * what the terminal received, and the exit status. */
+static int on_terminal(char *const argv[], char *got, size_t size) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ck_assert_int_ge(master, 0);
+  ck_assert(grantpt(master) == 0 && unlockpt(master) == 0);
+  const char *slave_name = ptsname(master);
+  ck_assert_ptr_nonnull(slave_name);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int slave = open(slave_name, O_RDWR);
+    int null = open("/dev/null", O_WRONLY);
+    if (slave < 0 || null < 0 || dup2(slave, STDERR_FILENO) < 0 ||
+        dup2(null, STDOUT_FILENO) < 0)
+      _exit(127);
+    close(master);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  size_t n = 0;
+  for (;;) { /* until the child's end closes the slave (EIO) */
+    ssize_t r = read(master, got + n, size - 1 - n);
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+    if (n == size - 1)
+      n = 0; /* keep the end */
+  }
+  got[n] = '\0';
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  close(master);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* On a terminal the frames' progress shows as a bar that ends full; the
+ * summary gives the decoding and tracking speed; --quiet shows neither. */
+START_TEST(cli_progress_and_speed) {
+  const char *rodsim = getenv("RODSIM");
+  ck_assert_msg(rodsim != NULL, "RODSIM is not set");
+  char dir[64], path[128], origin[64], scale[32];
+  clip c;
+  film_standard_clip(dir, path, &c);
+  snprintf(origin, sizeof origin, "%g,%g", OX, OY);
+  snprintf(scale, sizeof scale, "%g", SCALE);
+  char *argv[] = {(char *)rodsim, "track", path, "--origin", origin,
+                  "--scale",      scale,   NULL, NULL};
+  char got[8192];
+  ck_assert_int_eq(on_terminal(argv, got, sizeof got), 0);
+  ck_assert_msg(strstr(got, "[##############################] 100%  frame "
+                            "16/16, ") != NULL,
+                "%s", got);
+  ck_assert_msg(strstr(got, "\r\033[K") != NULL, "the bar is not cleared");
+  const char *at = strstr(got, "  decoding ");
+  double dec, dec_fps, tr, tr_fps, cpu, cpu_fps;
+  ck_assert_msg(at && sscanf(at,
+                             "  decoding %lf s (%lf frames/s), tracking %lf s "
+                             "(%lf frames/s)",
+                             &dec, &dec_fps, &tr, &tr_fps) == 4,
+                "%s", got);
+  ck_assert(dec > 0 && tr > 0);
+  /* the rates are the frames over the times, as printed: times to 3
+   * digits (0.5 %), rates to the unit */
+#define RATE_OK(fps, sec)                                                      \
+  ck_assert_double_le(fabs((fps) * (sec)-FRAMES),                              \
+                      1.01 * (0.005 * FRAMES + 0.5 * (sec)))
+  RATE_OK(dec_fps, dec);
+  RATE_OK(tr_fps, tr);
+  /* the CPU time (when the kernel counted any) */
+  at = strstr(at, "; ");
+  if (at) {
+    ck_assert_int_eq(sscanf(at,
+                            "; %lf CPU s on all threads, %lf frames per CPU "
+                            "second",
+                            &cpu, &cpu_fps),
+                     2);
+    RATE_OK(cpu_fps, cpu);
+  }
+  argv[7] = "--quiet";
+  ck_assert_int_eq(on_terminal(argv, got, sizeof got), 0);
+  ck_assert_msg(got[0] == '\0', "--quiet printed '%s'", got);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 /* The camera and tracer options of the command line reach the tracker: a
  * bright rod through a barrel lens (1.4 px at the clamp), the clamp's
  * pixel and two marked points as the image shows them (distorted), the
@@ -603,6 +699,7 @@ static Suite *track_video_suite(void) {
   tcase_add_test(cli, cli_tracks_a_video);
   tcase_add_test(cli, cli_lens_scale_points_and_a_bright_rod);
   tcase_add_test(cli, cli_render_then_track);
+  tcase_add_test(cli, cli_progress_and_speed);
   suite_add_tcase(s, cli);
   return s;
 }

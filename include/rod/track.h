@@ -135,6 +135,11 @@ typedef struct {
                               none could be measured */
   double rod_width;        /* px, the rod's apparent width (centreline) */
   double seconds;          /* wall time of decoding and tracking */
+  double decode_seconds;   /* of it, waiting for frames (decoding, the
+                              luma, a median background's first pass) */
+  double trace_seconds;    /* of it, tracking the frames */
+  double cpu_seconds;      /* CPU time of the process over the same span,
+                              all threads (the decoder's too) */
   bool is_video;
   rod_video_info video; /* when is_video */
 } rod_track_result;

@@ -353,16 +353,27 @@ static double seconds_since(const struct timespec *a) {
          1e-9 * (double)(b.tv_nsec - a->tv_nsec);
 }
 
+/* A bar of the frames done, their rate and the time left, redrawn at
+ * most five times a second (and at the last frame); a count and a rate
+ * when the video does not say how many frames it holds. */
 static void progress(long done, long expected, void *user) {
   progress_state *p = user;
   if (seconds_since(&p->last) < 0.2 && done != expected)
     return;
   clock_gettime(CLOCK_MONOTONIC, &p->last);
   double rate = done / fmax(seconds_since(&p->start), 1e-9);
-  if (expected > 0)
-    fprintf(stderr, "\r  frame %ld/%ld (%.0f%%), %.0f frames/s   ", done,
-            expected, 100.0 * done / expected, rate);
-  else
+  if (expected > 0 && done <= expected) {
+    enum { BAR = 30 };
+    char bar[BAR + 1];
+    int full = (int)(BAR * done / expected);
+    for (int k = 0; k < BAR; k++)
+      bar[k] = k < full ? '#' : '-';
+    bar[BAR] = '\0';
+    fprintf(stderr,
+            "\r  [%s] %3.0f%%  frame %ld/%ld, %.0f frames/s, %.0f s left ", bar,
+            100.0 * done / expected, done, expected, rate,
+            (expected - done) / fmax(rate, 1e-9));
+  } else
     fprintf(stderr, "\r  frame %ld, %.0f frames/s   ", done, rate);
 }
 
@@ -376,6 +387,18 @@ static void summary(const track_args *a, const rod_track_result *r,
               a->o.timestamps ? "the video" : "--fps");
     fprintf(stderr, " in %.2f s, %.0f frames/s decoded and tracked\n",
             r->seconds, r->frames / fmax(r->seconds, 1e-9));
+    if (r->frames > 0) {
+      fprintf(stderr,
+              "  decoding %.3g s (%.0f frames/s), tracking %.3g s (%.0f "
+              "frames/s)",
+              r->decode_seconds, r->frames / fmax(r->decode_seconds, 1e-9),
+              r->trace_seconds, r->frames / fmax(r->trace_seconds, 1e-9));
+      if (r->cpu_seconds > 0)
+        fprintf(stderr,
+                "; %.3g CPU s on all threads, %.0f frames per CPU second",
+                r->cpu_seconds, r->frames / r->cpu_seconds);
+      fputc('\n', stderr);
+    }
     if (r->method == ROD_TRACK_CENTRELINE) {
       fprintf(stderr, "  rod %.2f px wide", r->rod_width);
       if (r->reference_length > 0)

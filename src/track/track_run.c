@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "track/frame_source.h"
@@ -12,6 +13,15 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* CPU seconds of the whole process, every thread's (user and system). */
+static double cpu_now(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return NAN;
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 /* ---- the rightmost rule ------------------------------------------------*/
@@ -131,7 +141,10 @@ static int run_frames(track_run *run, frame_source *src, const char *input,
   for (long i = 0; st == ROD_OK; i++) {
     double vt;
     bool end;
+    const double asked = now();
     st = frame_source_next(src, img, &vt, &end, err);
+    const double got = now();
+    run->res->decode_seconds += got - asked;
     if (st != ROD_OK || end)
       break;
     double t = frame_time(o, i, vt);
@@ -142,6 +155,7 @@ static int run_frames(track_run *run, frame_source *src, const char *input,
       st = track_rightmost_frame(run, img, t, file, key, err);
     } else
       st = track_centreline_frame(run, img, bg, t, err);
+    run->res->trace_seconds += now() - got;
     run->res->frames = i + 1;
     if (st == ROD_OK && o->progress)
       o->progress(i + 1, expected, o->progress_user);
@@ -152,7 +166,7 @@ static int run_frames(track_run *run, frame_source *src, const char *input,
 
 int rod_track(const char *input, const rod_track_options *o,
               rod_track_result *res, rod_error *err) {
-  const double start = now();
+  const double start = now(), cpu_start = cpu_now();
   memset(res, 0, sizeof *res);
   int st = rod_track_check(o, err);
   if (st != ROD_OK)
@@ -178,8 +192,11 @@ int rod_track(const char *input, const rod_track_options *o,
                              "the lens does not undistort the clamp's pixel")
              : rod_error_set(err, ROD_EINVAL, NULL, "plane",
                              "the homography is singular");
-  if (st == ROD_OK && res->method == ROD_TRACK_CENTRELINE)
+  if (st == ROD_OK && res->method == ROD_TRACK_CENTRELINE) {
+    const double before = now();
     st = rod_track_background(input, o, &bg, err);
+    res->decode_seconds += now() - before;
+  }
   if (st == ROD_OK)
     st = run_frames(&run, src, input, bg, err);
   frame_source_close(src);
@@ -190,6 +207,7 @@ int rod_track(const char *input, const rod_track_options *o,
   track_run_release(&run);
   rod_image_free(bg);
   res->seconds = now() - start;
+  res->cpu_seconds = cpu_now() - cpu_start;
   if (st != ROD_OK)
     rod_track_result_free(res);
   return st;
