@@ -115,20 +115,14 @@ static int options(const calibrate_args *a, const rod_scenario *sc, bool shape,
   return CLI_OK;
 }
 
+/* The [rod] key's unit from the scenario's key table. */
 static const char *unit_of(const char *key) {
-  static const char *const units[][2] = {
-      {"length", "m"},
-      {"diameter", "m"},
-      {"density", "kg/m^3"},
-      {"youngs_modulus", "Pa"},
-      {"shear_modulus", "Pa"},
-      {"bending_stiffness", "N m^2"},
-      {"bending_damping", "N m^2 s"},
-      {"drag", "kg/m^2"},
-  };
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (strcmp(units[i][0], key) == 0)
-      return units[i][1];
+  for (int i = 0; i < rod_scenario_key_count(); i++) {
+    rod_key_info k;
+    if (rod_scenario_key_info(i, &k) == ROD_OK &&
+        strcmp(k.section, "rod") == 0 && strcmp(k.name, key) == 0)
+      return k.unit;
+  }
   return "";
 }
 
