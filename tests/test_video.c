@@ -2,6 +2,8 @@
  * with their luminance and times, every pixel path (8-bit YUV, gray, RGB
  * through swscale), image sequences, and hostile files refused with the
  * file and frame named. */
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +226,179 @@ START_TEST(image_sequences) {
 }
 END_TEST
 
+/* ---- colour: the stream's matrix -------------------------------------*/
+
+/* Flat patches of R'G'B' colours (each 16 px wide, so 4:2:0 chroma never
+ * straddles two), coded as Y'CbCr by the luma weights (Kr, Kb) at the
+ * given depth and range, tagged with space, and written losslessly (FFV1
+ * in Matroska) by the test itself. */
+enum { PATCH = 16, NPATCH = 6, CH = 8 };
+static const double patch_rgb[NPATCH][3] = {{1, 0, 0},       {0, 1, 0},
+                                            {0, 0, 1},       {0.8, 0.4, 0.1},
+                                            {0.5, 0.5, 0.5}, {1, 1, 1}};
+
+typedef struct {
+  int depth;
+  bool full;
+  enum AVColorSpace space;
+  double kr, kb; /* the weights the samples are made with */
+} coding;
+
+static void put_sample(AVFrame *f, int plane, int x, int y, int depth, long v) {
+  /* full-range chroma spans 2^d - 1 steps about 2^(d-1): its top is
+   * clipped by half a step */
+  v = v < 0 ? 0 : v > (1L << depth) - 1 ? (1L << depth) - 1 : v;
+  uint8_t *row = f->data[plane] + (ptrdiff_t)y * f->linesize[plane];
+  if (depth == 8)
+    row[x] = (uint8_t)v;
+  else
+    ((uint16_t *)row)[x] = (uint16_t)v;
+}
+
+static void fill_patches(AVFrame *f, const coding *cd) {
+  const double one = (double)(1 << (cd->depth - 8));
+  const double ylo = cd->full ? 0 : 16 * one,
+               yrange = cd->full ? (1 << cd->depth) - 1 : 219 * one,
+               crange = cd->full ? (1 << cd->depth) - 1 : 224 * one,
+               mid = 128 * one;
+  for (int k = 0; k < NPATCH; k++) {
+    const double *c = patch_rgb[k];
+    double y = cd->kr * c[0] + (1 - cd->kr - cd->kb) * c[1] + cd->kb * c[2];
+    double pb = (c[2] - y) / (2 * (1 - cd->kb)),
+           pr = (c[0] - y) / (2 * (1 - cd->kr));
+    for (int r = 0; r < CH; r++)
+      for (int x = k * PATCH; x < (k + 1) * PATCH; x++) {
+        put_sample(f, 0, x, r, cd->depth, lround(ylo + yrange * y));
+        if (r % 2 == 0 && x % 2 == 0) {
+          put_sample(f, 1, x / 2, r / 2, cd->depth, lround(mid + crange * pb));
+          put_sample(f, 2, x / 2, r / 2, cd->depth, lround(mid + crange * pr));
+        }
+      }
+  }
+}
+
+static void drain_packets(AVCodecContext *e, AVFormatContext *fmt, AVStream *st,
+                          AVPacket *pkt) {
+  while (avcodec_receive_packet(e, pkt) == 0) {
+    av_packet_rescale_ts(pkt, e->time_base, st->time_base);
+    pkt->stream_index = st->index;
+    ck_assert_int_eq(av_interleaved_write_frame(fmt, pkt), 0);
+  }
+}
+
+static void write_patches(const char *path, const coding *cd) {
+  const AVCodec *codec = avcodec_find_encoder_by_name("ffv1");
+  ck_assert_ptr_nonnull(codec);
+  AVFormatContext *fmt = NULL;
+  ck_assert_int_ge(avformat_alloc_output_context2(&fmt, NULL, NULL, path), 0);
+  AVCodecContext *e = avcodec_alloc_context3(codec);
+  e->width = NPATCH * PATCH;
+  e->height = CH;
+  e->pix_fmt = cd->depth == 8 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUV420P10LE;
+  e->time_base = (AVRational){1, 1000};
+  e->framerate = (AVRational){1000, 1};
+  e->color_range = cd->full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+  e->colorspace = cd->space;
+  if (fmt->oformat->flags & AVFMT_GLOBALHEADER)
+    e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  ck_assert_int_eq(avcodec_open2(e, codec, NULL), 0);
+  AVStream *st = avformat_new_stream(fmt, NULL);
+  st->time_base = e->time_base;
+  ck_assert_int_ge(avcodec_parameters_from_context(st->codecpar, e), 0);
+  ck_assert_int_ge(avio_open(&fmt->pb, path, AVIO_FLAG_WRITE), 0);
+  ck_assert_int_ge(avformat_write_header(fmt, NULL), 0);
+  AVFrame *f = av_frame_alloc();
+  f->format = e->pix_fmt;
+  f->width = e->width;
+  f->height = e->height;
+  f->color_range = e->color_range;
+  f->colorspace = e->colorspace;
+  ck_assert_int_eq(av_frame_get_buffer(f, 0), 0);
+  fill_patches(f, cd);
+  AVPacket *pkt = av_packet_alloc();
+  for (int k = 0; k < 3; k++) {
+    f->pts = k;
+    ck_assert_int_eq(avcodec_send_frame(e, f), 0);
+    drain_packets(e, fmt, st, pkt);
+  }
+  avcodec_send_frame(e, NULL);
+  drain_packets(e, fmt, st, pkt);
+  ck_assert_int_eq(av_write_trailer(fmt), 0);
+  av_packet_free(&pkt);
+  av_frame_free(&f);
+  avcodec_free_context(&e);
+  avio_closep(&fmt->pb);
+  avformat_free_context(fmt);
+}
+
+/* Every frame's pixels against the patches' Rec. 709 luma; the worst
+ * difference. */
+static double patch_error(const char *path) {
+  rod_video *v;
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(rod_video_open(path, &v, &err), ROD_OK);
+  rod_image *img = rod_image_alloc(0, 0);
+  double worst = 0;
+  int frames = 0;
+  for (;; frames++) {
+    bool end;
+    double t;
+    ck_assert_int_eq(rod_video_read(v, img, &t, &end, &err), ROD_OK);
+    if (end)
+      break;
+    for (int r = 0; r < CH; r++)
+      for (int x = 0; x < NPATCH * PATCH; x++) {
+        const double *c = patch_rgb[x / PATCH];
+        double want = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+        worst = fmax(worst, fabs(img->lum[r * img->width + x] - want));
+      }
+  }
+  ck_assert_int_eq(frames, 3);
+  rod_image_free(img);
+  rod_video_close(v);
+  return worst;
+}
+
+/* A video's gray is the Rec. 709 luma of its colours (as for PNG frames)
+ * whatever matrix made its Y'CbCr: BT.601 as tagged, BT.709, BT.601
+ * assumed for an untagged standard-definition stream, BT.2020 at 10 bits,
+ * BT.601 at full range. The error is the samples' rounding: half a step
+ * of Y' plus the chroma's half steps times the weights that map them to
+ * Rec. 709 luma (0.21 and 0.12 for BT.601). Read as the luma plane alone
+ * the colours would be off by up to 0.13 (green: 0.587 for 0.715). */
+START_TEST(luma_follows_the_stream_matrix) {
+  char dir[64], path[128];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/c.mkv", dir);
+  const coding cases[] = {
+      {8, false, AVCOL_SPC_SMPTE170M, 0.299, 0.114},
+      {8, false, AVCOL_SPC_BT470BG, 0.299, 0.114},
+      {8, false, AVCOL_SPC_BT709, 0.2126, 0.0722},
+      {8, false, AVCOL_SPC_UNSPECIFIED, 0.299, 0.114},
+      {10, false, AVCOL_SPC_BT2020_NCL, 0.2627, 0.0593},
+      {8, true, AVCOL_SPC_SMPTE170M, 0.299, 0.114},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const coding *cd = &cases[k];
+    write_patches(path, cd);
+    const double one = (double)(1 << (cd->depth - 8));
+    const double ystep =
+                     cd->full ? 1.0 / ((1 << cd->depth) - 1) : 1 / (219 * one),
+                 cstep =
+                     cd->full ? 1.0 / ((1 << cd->depth) - 1) : 1 / (224 * one);
+    const double kr = 0.2126, kb = 0.0722, kg = 1 - kr - kb,
+                 Kg = 1 - cd->kr - cd->kb;
+    const double wr = 2 * (1 - cd->kr) * fabs(kr - kg * cd->kr / Kg),
+                 wb = 2 * (1 - cd->kb) * fabs(kb - kg * cd->kb / Kg);
+    const double tol = 0.5 * ystep + 0.5 * cstep * (wr + wb) + 1e-6;
+    double e = patch_error(path);
+    ck_assert_msg(e <= tol, "case %zu (space %d, %d bit%s): %.5f > %.5f", k,
+                  (int)cd->space, cd->depth, cd->full ? ", full" : "", e, tol);
+  }
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 /* ---- hostile files -----------------------------------------------------*/
 
 static int open_status(const char *path, rod_error *err) {
@@ -398,6 +573,7 @@ static Suite *video_suite(void) {
   tcase_add_test(io, avi_and_mov);
   tcase_add_test(io, variable_frame_rate);
   tcase_add_test(io, image_sequences);
+  tcase_add_test(io, luma_follows_the_stream_matrix);
   suite_add_tcase(s, io);
   TCase *bad = tcase_create("hostile files");
   tcase_add_test(bad, missing_empty_and_foreign_files);

@@ -3,10 +3,13 @@
  * mkv, mov; H.264, MJPEG, FFV1, raw ...) and image sequences given as a
  * printf pattern (frames/img%04d.png).
  *
- * Each frame becomes a luminance image (image.h). YUV and gray video gives
- * its luma plane directly, mapped from the stream's range (limited, 16-235
- * at 8 bits, unless the stream says full) to [0, 1]; RGB and palette
- * frames are reduced to Rec. 709 luma, like PNG frames. Frame times come
+ * Each frame becomes a luminance image (image.h): Rec. 709 luma, like PNG
+ * frames. YUV video gives its luma plane, mapped from the stream's range
+ * (limited, 16-235 at 8 bits, unless the stream says full) to [0, 1], plus
+ * its chroma weighted to turn the stream's matrix (BT.601, BT.2020, ...,
+ * by its tag; untagged: BT.601 below 1280x720, BT.709 from there) into
+ * Rec. 709's; gray video its plane; RGB and palette frames go through
+ * libswscale. Frame times come
  * from the container's timestamps, relative to the first frame, so a
  * variable frame rate is kept.
  *

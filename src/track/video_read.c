@@ -189,6 +189,73 @@ static bool full_range(const AVFrame *f, const AVPixFmtDescriptor *d) {
   return strncmp(d->name, "yuvj", 4) == 0 || d->nb_components <= 2;
 }
 
+/* The luma weights (Kr, Kb) of the matrix that made a frame's Y'CbCr
+ * from R'G'B' (ITU-T H.273, Table 4). A stream that does not say is taken
+ * as BT.601 below 1280x720 and BT.709 from there on, the convention of
+ * players (standard- and high-definition video). false for matrices whose
+ * Y' is not such a weighted sum (YCgCo, constant luminance, ICtCp): their
+ * luma plane is taken as it is. */
+static bool matrix_weights(const AVFrame *f, double *kr, double *kb) {
+  switch (f->colorspace) {
+  case AVCOL_SPC_BT709:
+    *kr = 0.2126, *kb = 0.0722;
+    return true;
+  case AVCOL_SPC_BT470BG:
+  case AVCOL_SPC_SMPTE170M:
+    *kr = 0.299, *kb = 0.114;
+    return true;
+  case AVCOL_SPC_FCC:
+    *kr = 0.30, *kb = 0.11;
+    return true;
+  case AVCOL_SPC_SMPTE240M:
+    *kr = 0.212, *kb = 0.087;
+    return true;
+  case AVCOL_SPC_BT2020_NCL:
+    *kr = 0.2627, *kb = 0.0593;
+    return true;
+  case AVCOL_SPC_UNSPECIFIED:
+  case AVCOL_SPC_RESERVED:
+    if (f->width >= 1280 || f->height >= 720)
+      *kr = 0.2126, *kb = 0.0722;
+    else
+      *kr = 0.299, *kb = 0.114;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Rec. 709 luma from a frame whose matrix has weights (Kr, Kb): with
+ * R' = Y' + 2 (1 - Kr) Pr, B' = Y' + 2 (1 - Kb) Pb and G' from
+ * Y' = Kr R' + Kg G' + Kb B', the Rec. 709 weights (kr, kg, kb) give
+ * kr R' + kg G' + kb B' = Y' + cb Pb + cr Pr with
+ * cr = 2 (1 - Kr) (kr - kg Kr / Kg), cb = 2 (1 - Kb) (kb - kg Kb / Kg);
+ * both vanish for the Rec. 709 matrix itself. */
+static void chroma_weights(double Kr, double Kb, double *cb, double *cr) {
+  const double kr = 0.2126, kb = 0.0722, kg = 1 - kr - kb, Kg = 1 - Kr - Kb;
+  *cr = 2 * (1 - Kr) * (kr - kg * Kr / Kg);
+  *cb = 2 * (1 - Kb) * (kb - kg * Kb / Kg);
+}
+
+/* Sample (x, y) of component c (in its own plane's resolution). */
+static unsigned component_at(const AVFrame *f, const AVComponentDescriptor *c,
+                             bool big, int x, int y) {
+  const uint8_t *p = f->data[c->plane] + (ptrdiff_t)y * f->linesize[c->plane] +
+                     (ptrdiff_t)x * c->step + c->offset;
+  unsigned v = c->depth > 8 ? (big ? (unsigned)p[0] << 8 | p[1]
+                                   : (unsigned)p[1] << 8 | p[0])
+                            : p[0];
+  return (v >> c->shift) & ((1u << c->depth) - 1u);
+}
+
+/* Pb and Pr of a chroma sample: (C - mid) / range, range 224 steps of
+ * 2^(d-8) (limited) or 2^d - 1 (full). */
+typedef struct {
+  double mid, scale; /* Pb = (Cb - mid) * scale */
+  double cb, cr;     /* chroma_weights */
+  int sw, sh;        /* log2 of the chroma subsampling */
+} chroma_map;
+
 static void luma_direct(const AVFrame *f, const AVPixFmtDescriptor *d,
                         float *lum) {
   const AVComponentDescriptor *c = &d->comp[0];
@@ -197,28 +264,57 @@ static void luma_direct(const AVFrame *f, const AVPixFmtDescriptor *d,
   const double lo = full ? 0 : 16 << (depth - 8),
                hi = full ? (1 << depth) - 1 : 235 << (depth - 8);
   const float a = (float)(1.0 / (hi - lo)), b = (float)(-lo / (hi - lo));
-  float table[256];
-  if (depth == 8)
-    for (int k = 0; k < 256; k++)
-      table[k] = a * (float)k + b;
+  /* chroma enters unless the frame's matrix is Rec. 709's already */
+  double Kr, Kb;
+  bool mix = d->nb_components >= 3 && matrix_weights(f, &Kr, &Kb) &&
+             !(Kr == 0.2126 && Kb == 0.0722) && d->comp[1].depth == depth &&
+             d->comp[2].depth == depth;
+  chroma_map cm = {0};
+  float tcb[256], tcr[256];
+  if (mix) {
+    chroma_weights(Kr, Kb, &cm.cb, &cm.cr);
+    cm.mid = (double)(1 << (depth - 1));
+    cm.scale = full ? 1.0 / ((1 << depth) - 1) : 1.0 / (224 << (depth - 8));
+    cm.sw = d->log2_chroma_w;
+    cm.sh = d->log2_chroma_h;
+    for (int k = 0; depth == 8 && k < 256; k++) {
+      tcb[k] = (float)(cm.cb * (k - cm.mid) * cm.scale);
+      tcr[k] = (float)(cm.cr * (k - cm.mid) * cm.scale);
+    }
+  }
+  const AVComponentDescriptor *u = &d->comp[1], *v = &d->comp[2];
+  const bool planar8 = depth == 8 && c->step == 1 && c->shift == 0 &&
+                       (!mix || (u->step == 1 && v->step == 1 &&
+                                 u->shift == 0 && v->shift == 0));
   for (int r = 0; r < h; r++) {
     const uint8_t *row =
         f->data[c->plane] + (ptrdiff_t)r * f->linesize[c->plane];
     float *out = lum + (size_t)r * (size_t)w;
-    if (depth == 8 && c->step == 1 && c->shift == 0) {
-      /* the table's values computed in line: the same float operations,
-       * which the compiler vectorises (a table lookup it does not) */
+    if (planar8 && !mix) {
+      /* a * Y + b in line: the compiler vectorises it */
       for (int x = 0; x < w; x++)
         out[x] = a * (float)row[x] + b;
       continue;
     }
+    if (planar8) {
+      const int rc = r >> cm.sh;
+      const uint8_t *pb =
+          f->data[u->plane] + (ptrdiff_t)rc * f->linesize[u->plane] + u->offset;
+      const uint8_t *pr =
+          f->data[v->plane] + (ptrdiff_t)rc * f->linesize[v->plane] + v->offset;
+      for (int x = 0; x < w; x++)
+        out[x] =
+            a * (float)row[x] + b + tcb[pb[x >> cm.sw]] + tcr[pr[x >> cm.sw]];
+      continue;
+    }
     for (int x = 0; x < w; x++) {
-      const uint8_t *p = row + (size_t)x * (size_t)c->step + c->offset;
-      unsigned v = depth > 8 ? (big ? (unsigned)p[0] << 8 | p[1]
-                                    : (unsigned)p[1] << 8 | p[0])
-                             : p[0];
-      v = (v >> c->shift) & ((1u << depth) - 1u);
-      out[x] = depth == 8 ? table[v] : a * (float)v + b;
+      out[x] = a * (float)component_at(f, c, big, x, r) + b;
+      if (mix) {
+        const int xc = x >> cm.sw, yc = r >> cm.sh;
+        out[x] += (float)(cm.scale *
+                          (cm.cb * (component_at(f, u, big, xc, yc) - cm.mid) +
+                           cm.cr * (component_at(f, v, big, xc, yc) - cm.mid)));
+      }
     }
   }
 }
