@@ -287,12 +287,14 @@ START_TEST(tilted_camera_corrected_by_the_plane) {
 END_TEST
 
 /* A dark bar stands in the background across the rod's path; the rod
- * swings across it. Subtracting the median background (or the empty
- * scene) traces through it. */
+ * swings across it. Subtracting the median background, the empty scene,
+ * or a frame of the video that shows it (frame 0 of a second clip, which
+ * is then flagged: no rod at the clamp) traces through it. */
 START_TEST(median_background_is_subtracted) {
-  char dir[64], path[128], scene[128];
+  char dir[64], path[128], scene[128], first[128];
   rod_test_dir(dir, sizeof dir, "rodsim_tv");
   snprintf(path, sizeof path, "%s/clip.mkv", dir);
+  snprintf(first, sizeof first, "%s/first_empty.mkv", dir);
   snprintf(scene, sizeof scene, "%s/scene.png", dir);
   clip c;
   make_clip(&c, LENGTH, FRAMES);
@@ -300,27 +302,29 @@ START_TEST(median_background_is_subtracted) {
   s.noise = 0.01;
   rod_renderer *rr = rod_renderer_alloc(&s);
   rod_image *img = rod_image_alloc(W, H), *empty = rod_image_alloc(W, H);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      empty->lum[y * W + x] = x >= 80 && x < 100 ? 0.35f : 0.85f;
   rod_video_writer_options vo = rod_video_writer_default();
   vo.width = W;
   vo.height = H;
   vo.crf = 0;
-  rod_video_writer *w;
+  rod_video_writer *w, *w0;
   ck_assert_int_eq(rod_video_writer_open(path, &vo, &w, NULL), ROD_OK);
+  ck_assert_int_eq(rod_video_writer_open(first, &vo, &w0, NULL), ROD_OK);
+  ck_assert_int_eq(rod_video_writer_add(w0, empty, 0, NULL), ROD_OK);
   for (int f = 0; f < FRAMES; f++) {
     ck_assert_int_eq(rod_render_frame(rr, c.p[f], NP, (uint64_t)f, img),
                      ROD_OK);
     for (int y = 0; y < H; y++)
-      for (int x = 80; x < 100; x++) {
+      for (int x = 80; x < 100; x++)
         img->lum[y * W + x] -= 0.5f;
-        empty->lum[y * W + x] = 0.35f;
-      }
     ck_assert_int_eq(rod_video_writer_add(w, img, f / FPS, NULL), ROD_OK);
+    ck_assert_int_eq(rod_video_writer_add(w0, img, (f + 1) / FPS, NULL),
+                     ROD_OK);
   }
   ck_assert_int_eq(rod_video_writer_close(w, NULL), ROD_OK);
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++)
-      if (x < 80 || x >= 100)
-        empty->lum[y * W + x] = 0.85f;
+  ck_assert_int_eq(rod_video_writer_close(w0, NULL), ROD_OK);
   ck_assert_int_eq(rod_image_write_png(empty, scene, ROD_PNG_GRAY, 8, NULL),
                    ROD_OK);
   rod_image_free(img);
@@ -336,10 +340,22 @@ START_TEST(median_background_is_subtracted) {
     expect_accurate(r.shape, &c, b ? "scene subtracted" : "median subtracted");
     rod_track_result_free(&r);
   }
-  /* a background frame beyond the video */
+  /* frame 0 of the second clip: the others as accurate; it is flagged */
   o.background = ROD_BACKGROUND_FRAME;
-  o.background_frame = FRAMES;
+  o.background_frame = 0;
   rod_track_result r;
+  track_ok(first, &o, &r);
+  ck_assert_int_eq(r.frames, FRAMES + 1);
+  ck_assert_int_eq(r.flagged, 1);
+  ck_assert_int_eq(r.flag_counts[0], 1); /* nothing at the clamp */
+  ck_assert(!r.tip->valid[0]);
+  rod_shape_data rest = *r.shape; /* frames 1 .. FRAMES */
+  rest.frames--;
+  rest.xz += 2 * rest.points;
+  expect_accurate(&rest, &c, "frame 0 subtracted");
+  rod_track_result_free(&r);
+  /* a background frame beyond the video */
+  o.background_frame = FRAMES;
   rod_error err;
   ck_assert_int_eq(rod_track(path, &o, &r, &err), ROD_EINVAL);
   ck_assert_str_eq(err.key, "background");
