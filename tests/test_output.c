@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "rod/logger.h"
 
 static char dir[256];
 static char scenario[512];
@@ -264,7 +265,8 @@ static void interrupted_by(int sig, bool background) {
   char err[4096];
   run_opts o = {0.3, "i.h5", sig, background, 0};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "i.h5", "--set",
-                  "time.duration=20", "--set", "time.dt=5e-4", NULL);
+                  "time.duration=20", "--set", "time.dt=5e-4", "--set",
+                  "output.every=1", NULL);
   ck_assert_msg(st == 130, "exit %d: %s", st, err);
   ck_assert_msg(lines(err) == 1, "%s", err);
   ck_assert_ptr_nonnull(strstr(err, "interrupted"));
@@ -308,7 +310,8 @@ START_TEST(two_runs_one_file) {
     char e[256];
     run_opts o = {1.5, "both.h5", SIGINT, false, 0};
     int st = rodsim(&o, e, sizeof e, "run", scenario, "-o", "both.h5", "--set",
-                    "time.duration=20", "--set", "time.dt=5e-4", "-q", NULL);
+                    "time.duration=20", "--set", "time.dt=5e-4", "--set",
+                    "output.every=1", "-q", NULL);
     _exit(st);
   }
   char err[4096], path[600];
@@ -351,20 +354,75 @@ END_TEST
 
 START_TEST(size_estimate) {
   char err[4096];
-  /* 60 s at 0.5 ms (97 nodes): 1.5 GB before compression, refused above
-   * 1 GB */
+  /* 60 s at 0.5 ms (97 nodes), every step: 1.5 GB before compression,
+   * refused above 1 GB */
   int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
                   "time.duration=60", "--set", "time.dt=5e-4", "--set",
-                  "output.max_size=1e9", NULL);
+                  "output.every=1", "--set", "output.max_size=1e9", NULL);
   ck_assert_msg(st == 2 && lines(err) == 1, "exit %d: %s", st, err);
   ck_assert_msg(strstr(err, "output.max_size") && strstr(err, "1.5 GB"), "%s",
                 err);
   /* without a limit: a warning, then the run (interrupted here) */
   run_opts o = {0.1, "s.h5", SIGINT, false, 0};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
-              "time.duration=60", "--set", "time.dt=5e-4", NULL);
+              "time.duration=60", "--set", "time.dt=5e-4", "--set",
+              "output.every=1", NULL);
   ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
   ck_assert_msg(strstr(err, "warning") && strstr(err, "1.5 GB"), "%s", err);
+}
+END_TEST
+
+/* output.every = auto, the default: every step of a short run; a run
+ * whose every step would take more than 100 MB before compression writes
+ * every k-th, the smallest k that keeps its estimate within (60 s at
+ * 0.5 ms on 97 points: 1.5 GB at every step, so k = 16: 7502 samples),
+ * said on one line, and the samples on the grid of k dt (the last: the
+ * step in hand when the run was interrupted). */
+START_TEST(auto_every) {
+  char err[4096];
+  int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "a.h5", "--set",
+                  "time.duration=0.02", "--set", "time.dt=5e-4", NULL);
+  ck_assert_msg(st == 0 && lines(err) == 0, "exit %d: %s", st, err);
+  hid_t f = open_h5("a.h5");
+  ck_assert_int_eq(check_whole_samples(f, 5e-4), 41);
+  ROD_ASSERT_NEAR(number_attr(f, "output_every"), 1, 0);
+  H5Fclose(f);
+  run_opts o = {0.3, "b.h5", SIGINT, false, 0};
+  st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "b.h5", "--set",
+              "time.duration=60", "--set", "time.dt=5e-4", NULL);
+  ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
+  ck_assert_msg(strstr(err, "output.every: auto writes every 16 steps"), "%s",
+                err);
+  f = open_h5("b.h5");
+  ROD_ASSERT_NEAR(number_attr(f, "output_every"), 16, 0);
+  ROD_ASSERT_NEAR(number_attr(f, "nodes"), 97, 0);
+  /* t = 0, every 16th step, and the last step taken (on the grid of dt) */
+  const hsize_t T = samples(f, "/time");
+  ck_assert_int_gt(T, 2);
+  double *t = malloc(T * sizeof(double));
+  hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT);
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
+  H5Dclose(d);
+  for (hsize_t i = 0; i + 1 < T; i++)
+    ROD_ASSERT_NEAR(t[i], i * 16 * 5e-4, 1e-9 * 5e-4 * (i + 1));
+  const double last = t[T - 1] / 5e-4;
+  ROD_ASSERT_NEAR(last, round(last), 1e-6);
+  ck_assert(t[T - 1] > t[T - 2] && t[T - 1] <= t[T - 2] + 16 * 5e-4 + 1e-12);
+  free(t);
+  H5Fclose(f);
+  /* k is the smallest within the budget */
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  sc.time.duration = 60;
+  sc.time.dt = 5e-4;
+  ck_assert_int_eq(rod_logger_every(&sc, 97, false), 16);
+  sc.output.every = 16;
+  ck_assert(rod_logger_estimate(&sc, 97, false) <= ROD_OUTPUT_AUTO_BYTES);
+  sc.output.every = 15;
+  ck_assert(rod_logger_estimate(&sc, 97, false) > ROD_OUTPUT_AUTO_BYTES);
+  sc.output.every = 0;
+  sc.time.duration = 2; /* 4002 samples, 50 MB */
+  ck_assert_int_eq(rod_logger_every(&sc, 97, false), 1);
 }
 END_TEST
 
@@ -381,7 +439,8 @@ START_TEST(sigkill_anywhere) {
     run_opts o = {0.02 + 0.4 * rand() / (double)RAND_MAX, name, SIGKILL, false,
                   0};
     int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", name, "--set",
-                    "time.duration=20", "--set", "time.dt=5e-4", "-q", NULL);
+                    "time.duration=20", "--set", "time.dt=5e-4", "--set",
+                    "output.every=1", "-q", NULL);
     ck_assert_int_eq(st, 128 + SIGKILL);
     hid_t f = open_h5(name);
     expect_string(f, "status", "running");
@@ -397,6 +456,7 @@ static Suite *output_suite(void) {
   TCase *tc = tcase_create("attributes");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, self_describing);
+  tcase_add_test(tc, auto_every);
   suite_add_tcase(s, tc);
   tc = tcase_create("signals");
   tcase_add_checked_fixture(tc, setup, teardown);

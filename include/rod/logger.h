@@ -50,8 +50,20 @@ int rod_logger_close(rod_logger *lg, const char *status);
 
 /* The size (B) of the file of a run of sc with `points` points (contact:
  * with the /contact datasets) before compression: an upper bound, as the
- * datasets are stored uncompressed when output.compression is 0. */
+ * datasets are stored uncompressed when output.compression is 0. With
+ * time.tolerance, the size at steps of time.dt. */
 double rod_logger_estimate(const rod_scenario *sc, int points, bool contact);
+
+/* output.every = auto keeps a file within this size before compression
+ * (B): 100 MB. */
+#define ROD_OUTPUT_AUTO_BYTES 100e6
+
+/* The steps between samples of a run of sc: output.every when set; for
+ * auto (0), 1 while the file stays within ROD_OUTPUT_AUTO_BYTES before
+ * compression (rod_logger_estimate), else the smallest k that keeps it
+ * there (with time.tolerance: counted at steps of time.dt). 1 with
+ * output.interval. */
+int rod_logger_every(const rod_scenario *sc, int points, bool contact);
 
 /* A rod_sim_sink that appends to lg and flushes at least every second. */
 rod_sim_sink rod_logger_sink(rod_logger *lg);

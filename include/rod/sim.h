@@ -151,7 +151,8 @@ int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
 void rod_sim_free(rod_sim *sim);
 
 /* The simulation's scenario (read only; the loads set between steps are
- * not written into it). */
+ * not written into it), with output.every = auto replaced by the steps
+ * between samples it chose (rod_logger_every). */
 const rod_scenario *rod_sim_scenario(const rod_sim *sim);
 
 /* The backend's name: "kirchhoff" or "rfem" (solver.backend). */
@@ -279,7 +280,9 @@ int rod_sim_step_count(const rod_scenario *sc);
 /* Samples a run delivers: t = 0, then every output.every-th step or the
  * multiples of output.interval, and the end. With time.tolerance and no
  * output.interval the steps are not known before the run: the count at
- * steps of time.dt, a lower bound. */
+ * steps of time.dt, a lower bound. output.every = auto counts every step
+ * (an upper bound; rod_sim_scenario of a simulation holds the steps
+ * chosen). */
 int rod_sim_sample_count(const rod_scenario *sc);
 
 #ifdef __cplusplus

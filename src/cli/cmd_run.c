@@ -113,6 +113,18 @@ static int check_size(const rod_scenario *sc, int points, bool static_only) {
   return CLI_OK;
 }
 
+/* output.every = auto chose to skip steps: say so (not with --quiet). */
+static void note_auto_every(const rod_scenario *sc, int every, bool quiet) {
+  if (every <= 1 || quiet)
+    return;
+  fprintf(stderr,
+          "rodsim: %s: output.every: auto writes every %d steps (%.4g s "
+          "apart) to keep %s within %.0f MB before compression; "
+          "output.every = 1 writes every step\n",
+          sc->source, every, every * sc->time.dt, sc->output.file,
+          ROD_OUTPUT_AUTO_BYTES / 1e6);
+}
+
 static void warn_energy(const rod_scenario *sc, const rod_sim_result *res) {
   char hint[160];
   if (sc->solver.backend == ROD_BACKEND_RFEM)
@@ -191,6 +203,9 @@ static int run_common(int argc, char **argv, bool static_only) {
     cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
+  if (sc.output.every == 0 && !static_only)
+    note_auto_every(&sc, rod_sim_scenario(sim)->output.every, c.quiet);
+  sc.output.every = rod_sim_scenario(sim)->output.every; /* auto chosen */
   rc = check_size(&sc, rod_sim_points(sim), static_only);
   rod_logger *lg = NULL;
   if (rc == CLI_OK && rod_logger_open(&lg, sc.output.file, &sc,

@@ -718,7 +718,8 @@ int rod_logger_close(rod_logger *lg, const char *status) {
   return ROD_OK;
 }
 
-double rod_logger_estimate(const rod_scenario *sc, int points, bool contact) {
+/* B of one time sample: every dataset along T. */
+static double sample_bytes(int points, bool contact) {
   double per_sample = 0;
   for (int i = 0; i < DS_COUNT; i++) {
     const ds_def *df = &defs[i];
@@ -727,10 +728,45 @@ double rod_logger_estimate(const rod_scenario *sc, int points, bool contact) {
     per_sample += (df->by_points ? points : 1) * df->per_point *
                   (double)type_size(df->type);
   }
-  double samples = (double)rod_sim_step_count(sc) / sc->output.every + 2;
-  /* the header: attributes, the scenario text, groups, chunk indices */
-  const double header = 64e3 + (double)rod_scenario_to_ini(sc, NULL, 0);
-  return samples * per_sample + points * 8.0 + header;
+  return per_sample;
+}
+
+/* B besides the samples: the header (attributes, the scenario text,
+ * groups, chunk indices), /rod/s, and the last chunk filled up (1 MiB). */
+static double fixed_bytes(const rod_scenario *sc, int points) {
+  return 64e3 + (double)rod_scenario_to_ini(sc, NULL, 0) + points * 8.0 +
+         (double)(1u << 20);
+}
+
+/* Samples of a run writing every `every`-th step: t = 0, the multiples of
+ * every, the last step (at most). */
+static double samples_every(const rod_scenario *sc, int every) {
+  return (double)rod_sim_step_count(sc) / every + 2;
+}
+
+double rod_logger_estimate(const rod_scenario *sc, int points, bool contact) {
+  double samples =
+      sc->output.has_interval
+          ? rod_sim_sample_count(sc)
+          : samples_every(sc, rod_logger_every(sc, points, contact));
+  return samples * sample_bytes(points, contact) + fixed_bytes(sc, points);
+}
+
+int rod_logger_every(const rod_scenario *sc, int points, bool contact) {
+  if (sc->output.every > 0)
+    return sc->output.every;
+  if (sc->output.has_interval)
+    return 1;
+  /* samples after t = 0 and the last step that fit the budget */
+  const double room = (ROD_OUTPUT_AUTO_BYTES - fixed_bytes(sc, points)) /
+                          sample_bytes(points, contact) -
+                      2;
+  const int steps = rod_sim_step_count(sc);
+  if (room >= steps)
+    return 1;
+  if (room < 1)
+    return steps > 1 ? steps : 1;
+  return (int)ceil(steps / room); /* steps / k + 2 <= room + 2 samples */
 }
 
 static int sink_sample(void *user, double t, const rod_sample *s,

@@ -778,7 +778,7 @@ static int validate_time(const rod_scenario *sc, const char *file,
     return rod_error_set(err, ROD_EINVAL, file, "output.interval",
                          "contact forces between steps cannot be "
                          "interpolated: use output.every with contact");
-  if (sc->output.has_interval && sc->output.every != 1) {
+  if (sc->output.has_interval && sc->output.every > 1) {
     snprintf(v, sizeof v, "%d", sc->output.every);
     return rod_error_set(err, ROD_EINVAL, file, "output.interval",
                          "give output.every or output.interval, not both "

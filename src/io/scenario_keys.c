@@ -234,8 +234,11 @@ const key_def rod_keys[] = {
       "relaxation time c/k of the maxwell element"),
     {"output", "file", KEY_STRING, OFF(output.file), ROD_PATH_MAX, "rodsim.h5",
      RANGE_ANY, 0, 0, NULL, 0, "", "HDF5 file written by run and static"},
-    I("output", "every", output.every, "1", 1, 1000000000,
-      "write every k-th step (and t = 0 and the last step)"),
+    {"output", "every", KEY_INT_AUTO, OFF(output.every), 0, "auto",
+     RANGE_AT_LEAST, 1, 1000000000, NULL, 0, "",
+     "write every k-th step (and t = 0 and the last step); auto: every step "
+     "while the file stays within 100 MB before compression, else the "
+     "smallest k that keeps it there"},
     I("output", "compression", output.compression, "1", 0, 9,
       "deflate level of the HDF5 datasets (with byte shuffling); 0: off"),
     I("output", "significant_bits", output.significant_bits, "52", 0, 52,

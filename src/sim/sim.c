@@ -80,7 +80,9 @@ int rod_sim_step_count(const rod_scenario *sc) {
 int rod_sim_sample_count(const rod_scenario *sc) {
   if (sc->output.has_interval)
     return (int)ceil(sc->time.duration / sc->output.interval - 1e-9) + 1;
-  return rod_sim_step_count(sc) / sc->output.every + 2;
+  /* output.every = auto: at every step, an upper bound */
+  const int every = sc->output.every > 0 ? sc->output.every : 1;
+  return rod_sim_step_count(sc) / every + 2;
 }
 
 /* Record a failure: err, its text, the result's status and message. */
@@ -208,6 +210,10 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "time.tolerance",
                          "the %s backend has no error estimate", ops->name);
   }
+  /* output.every = auto: the number of points is known now */
+  sim->sc.output.every =
+      rod_logger_every(&sim->sc, rod_sim_points(sim),
+                       sc->plane.enabled || sc->obstacles.count > 0);
   sim->h = sc->time.dt;
   sim->h_floor = smallest_step(sc, &sim->model);
   sim->err_prev = -1;
