@@ -2,7 +2,9 @@
 """Plot a calibration: the measured tip against the fitted and the start rod.
 
 usage: plot_calibration.py FITTED.ini --data TIP.csv [--h5 RUN.h5]
-                           [--rodsim build/rodsim] [-o FITTED.png]
+                           [--rodsim RODSIM] [-o FITTED.png]
+
+RODSIM: build/rodsim of this checkout, else rodsim on PATH.
 
 FITTED.ini is the output of `rodsim calibrate`. The fitted scenario is run
 with `rodsim run` (to the data's last time, every step written) into a
@@ -134,12 +136,19 @@ def fit_table(fit, unit_of):
     return "\n".join(rows)
 
 
+def default_rodsim():
+    """build/rodsim beside this script's folder, else rodsim on PATH."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "build", "rodsim")
+    return os.path.normpath(here) if os.path.exists(here) else "rodsim"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("fitted")
     ap.add_argument("--data", required=True)
     ap.add_argument("--h5", help="a run of the fitted scenario")
-    ap.add_argument("--rodsim", default="build/rodsim")
+    ap.add_argument("--rodsim", default=default_rodsim())
     ap.add_argument("-o", "--output")
     a = ap.parse_args()
     out = a.output or os.path.splitext(a.fitted)[0] + ".png"

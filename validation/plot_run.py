@@ -158,10 +158,11 @@ def caption(r, T, path, width):
                     f"({get(ini, 'rfem', 'layout')}), "
                     f"{get(ini, 'rfem', 'integrator')}, dt = {dt * 1e3:g} ms")
     else:
+        auto = "auto, " if get(ini, "space", "nodes") == "auto" else ""
         numerics = (f"dt = {dt * 1e3:g} ms, BDF-alpha α = "
                     f"{num(ini, 'time', 'alpha'):g}, "
-                    f"{get(ini, 'space', 'nodes')} nodes "
-                    f"({get(ini, 'space', 'integrator')}), shooting "
+                    f"{r['pos'].shape[1]} nodes ({auto}"
+                    f"{get(ini, 'space', 'integrator')}), shooting "
                     f"{get(ini, 'solver', 'strategy', 'auto')}, tolerance "
                     f"{get(ini, 'solver', 'tolerance')}")
     steps = int(round(r["t"][-1] / dt)) if dt else 0
