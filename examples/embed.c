@@ -1,6 +1,5 @@
-/* A rod set up in code, stepped, its tip read (docs/embedding.md): a
- * cantilever at rest under gravity, pushed up at the tip from t = 12 ms.
- * Build: cc embed.c $(pkg-config --cflags --libs rod) */
+/* A cantilever at rest under gravity, pushed up at the tip from t = 12 ms
+ * (docs/embedding.md). cc embed.c $(pkg-config --cflags --libs rod) */
 #include <rod/rod.h>
 #include <stdio.h>
 
