@@ -587,6 +587,15 @@ START_TEST(cli_progress_and_speed) {
                      2);
     RATE_OK(cpu_fps, cpu);
   }
+  /* Matroska declares no frame count: the bar counts to its duration
+   * times its rate */
+  char mkv[128];
+  snprintf(mkv, sizeof mkv, "%s/clip.mkv", dir);
+  rod_render_style st = clip_style();
+  write_clip(&c, &st, mkv);
+  argv[2] = mkv;
+  ck_assert_int_eq(on_terminal(argv, got, sizeof got), 0);
+  ck_assert_msg(strstr(got, "] 100%  frame 16/16, ") != NULL, "%s", got);
   argv[7] = "--quiet";
   ck_assert_int_eq(on_terminal(argv, got, sizeof got), 0);
   ck_assert_msg(got[0] == '\0', "--quiet printed '%s'", got);

@@ -41,7 +41,9 @@ typedef enum {
   ROD_BACKGROUND_IMAGE   /* the PNG file background_path */
 } rod_background_kind;
 
-/* Called after every frame: frames done, frames expected (-1: unknown). */
+/* Called after every frame: frames done, frames expected (-1: unknown;
+ * for a container that declares only its duration, the duration times the
+ * mean rate, which done may pass). */
 typedef void (*rod_track_progress_fn)(long done, long expected, void *user);
 
 #ifdef __cplusplus

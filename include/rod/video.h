@@ -35,8 +35,11 @@ typedef struct rod_video rod_video;
 
 typedef struct {
   int width, height; /* pixels */
-  double fps;        /* the container's average frame rate; 0: unknown */
+  double fps;        /* the container's average frame rate, else the base
+                        rate of the first frames' times; 0: unknown */
   long frames;       /* frames the container declares; -1: unknown */
+  double duration;   /* s the container declares (its header, not a guess
+                        from the bit rate); 0: unknown */
   bool timestamps;   /* frames carry real times (not an image sequence or
                         a raw stream, whose times FFmpeg invents) */
   char format[32];   /* demuxer, e.g. "mov,mp4,m4a,3gp,3g2,mj2" */

@@ -74,7 +74,15 @@ void frame_source_where(const frame_source *s, const char **file, char *key,
 }
 
 long frame_source_expected(const frame_source *s) {
-  return s->video ? rod_video_get_info(s->video)->frames : s->count;
+  if (!s->video)
+    return s->count;
+  /* a container without a frame count (Matroska): its duration at its
+   * mean rate */
+  const rod_video_info *in = rod_video_get_info(s->video);
+  if (in->frames > 0)
+    return in->frames;
+  double n = in->duration * in->fps;
+  return n >= 1 && n < 1e15 ? (long)llround(n) : -1;
 }
 
 bool frame_source_is_video(const frame_source *s) { return s->video; }

@@ -28,7 +28,8 @@ int frame_source_next(frame_source *s, rod_image *img, double *t, bool *end,
 void frame_source_where(const frame_source *s, const char **file, char *key,
                         size_t size);
 
-/* Frames expected in all (-1: unknown). */
+/* Frames expected in all: the count the file declares, else its declared
+ * duration times its mean rate (Matroska); -1: unknown. */
 long frame_source_expected(const frame_source *s);
 
 /* A video (not a directory), and whether its frames carry real times. */

@@ -86,18 +86,22 @@ static int open_decoder(rod_video *v, rod_error *err) {
   rod_video_info *in = &v->info;
   in->width = st->codecpar->width;
   in->height = st->codecpar->height;
-  in->fps = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
-                ? av_q2d(st->avg_frame_rate)
-                : 0;
+  /* the mean rate the container declares, else the base rate FFmpeg
+   * reads from the first frames' times (Matroska declares none) */
+  AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0
+                        ? st->avg_frame_rate
+                        : st->r_frame_rate;
+  in->fps = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
   in->frames = st->nb_frames > 0 ? (long)st->nb_frames : -1;
   in->timestamps = has_real_timestamps(v->fmt->iformat);
   /* a duration from the container's header (not a guess from the bit
    * rate) tells a truncated file from a whole one where no frame count is
    * declared (Matroska) */
-  if (in->timestamps && in->frames < 0 && v->fmt->nb_streams == 1 &&
-      v->fmt->duration > 0 &&
+  if (in->timestamps && v->fmt->duration > 0 &&
       v->fmt->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE)
-    v->declared = (double)v->fmt->duration / AV_TIME_BASE;
+    in->duration = (double)v->fmt->duration / AV_TIME_BASE;
+  if (in->frames < 0 && v->fmt->nb_streams == 1)
+    v->declared = in->duration;
   snprintf(in->format, sizeof in->format, "%s", v->fmt->iformat->name);
   snprintf(in->codec, sizeof in->codec, "%s", codec->name);
   const char *pix = av_get_pix_fmt_name(v->dec->pix_fmt);
