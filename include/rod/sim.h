@@ -228,8 +228,10 @@ int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
  * tangent), with its velocity (m/s) and angular velocity (rad/s), world
  * frame. velocity or angular_velocity NULL: the change from the current
  * pose over time.dt (backward difference, first order in dt: give them
- * when known). Replaces base.position, base.direction and [motor].
- * ROD_EUNSUPPORTED for the rfem backend. */
+ * when known). Replaces base.position, base.direction and [motor]. The
+ * rfem backend moves its chain's base over the step along the cubic
+ * Hermite interpolation of the clamp's poses and velocities at the step's
+ * ends; ROD_EUNSUPPORTED there with [motor] or contact bodies. */
 int rod_sim_set_base(rod_sim *sim, const double position[3],
                      const double orientation[4], const double velocity[3],
                      const double angular_velocity[3]);

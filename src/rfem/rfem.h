@@ -38,9 +38,22 @@ typedef struct {
   int link;      /* the chain link whose body is this element */
 } rfem_element;
 
+/* The clamp's pose and velocities (world frame): position p (m), rotation
+ * R (row-major, of the material frame R(0)), velocity v (m/s), angular
+ * velocity w (1/s). */
+typedef struct {
+  double p[3], R[9], v[3], w[3];
+} rfem_clamp;
+
 typedef struct rod_rfem {
   rod_scenario sc;
-  rod_drive drive;    /* loads set between steps */
+  rod_drive drive; /* loads set between steps */
+  /* a clamp set between steps (drive.base) moves over a step from
+   * clamp_from at drive_t0 to the drive's pose at drive_t1 */
+  bool clamp_known;      /* clamp_from holds the clamp at r->t */
+  rfem_clamp clamp_from; /* at the start of the step */
+  rfem_clamp clamp_to;   /* the drive's, at the end of the step */
+  double drive_t0, drive_t1;
   rod_inputs *inputs; /* the scenario's data files */
   rod_model model;
   double EI; /* N m^2 */
@@ -121,10 +134,18 @@ typedef struct rod_rfem {
   double *s_out, *out_pos, *out_quat, *out_vel, *out_force, *out_moment;
 } rod_rfem;
 
-/* rfem_base.c: the chain's base at the clamp of base.motion_file at time t
- * (at_rest: its pose only, for the static state); nothing without a
- * table. */
+/* rfem_base.c: the chain's base at the clamp of time t (at_rest: its pose
+ * only, for the static state): the clamp set between steps (drive.base),
+ * else base.motion_file's; nothing for a fixed clamp. */
 void rfem_place_base(rod_rfem *r, double t, bool at_rest);
+/* Before a step to t1 with the clamp set between steps: its motion from
+ * the clamp at r->t (the last step's end, or where the clamp was when the
+ * drive took it over) to the drive's pose and velocities at t1. */
+void rfem_drive_step(rod_rfem *r, double t1);
+/* The drive takes the clamp over: the clamp at r->t is the start. */
+void rfem_drive_set(rod_rfem *r);
+/* A static state under the drive: its pose, at rest. */
+void rfem_drive_static(rod_rfem *r);
 
 /* rfem_build.c: the chain of the scenario; ROD_ENOMEM or ROD_OK. */
 int rfem_build(rod_rfem *r);

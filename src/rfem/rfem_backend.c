@@ -150,6 +150,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
 
 static int solve_static(void *self, rod_step_stats *st) {
   rod_rfem *r = self;
+  if (r->drive.base)
+    rfem_drive_static(r);
   int status = rfem_solve_static(r, st);
   if (status != ROD_OK)
     return status;
@@ -167,6 +169,8 @@ static void static_report(void *self, rod_static_report *rep) {
 static int step(void *self, double t, rod_step_stats *st) {
   rod_rfem *r = self;
   r->at_static = false;
+  if (r->drive.base)
+    rfem_drive_step(r, t);
   return rfem_step(r, t, st);
 }
 
@@ -251,15 +255,18 @@ static int sample(void *self, rod_sample *out) {
   return ROD_OK;
 }
 
-/* Loads at the tip take effect at once; a clamp moved between steps would
- * need the chain's base motion (its velocity and acceleration in the
- * articulated-body pass), which this backend does not have yet. */
+/* Loads take effect at the next solve; a clamp set between steps moves
+ * the chain's base (rfem_base.c), but not the motor joint's clamp nor
+ * with contact (whose stepper goes back to a step's start). */
 static int set_drive(void *self, const rod_drive *d, rod_error *err) {
   rod_rfem *r = self;
-  if (d->base)
+  if (d->base && (r->sc.motor.enabled || r->contact))
     return rod_error_set(err, ROD_EUNSUPPORTED, r->sc.source, "base",
                          "the rfem backend cannot move its clamp between "
-                         "steps (use solver.backend = kirchhoff)");
+                         "steps with %s (use solver.backend = kirchhoff)",
+                         r->sc.motor.enabled ? "[motor]" : "contact bodies");
+  if (d->base)
+    rfem_drive_set(r);
   r->drive = *d;
   return ROD_OK;
 }
