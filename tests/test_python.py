@@ -38,8 +38,8 @@ class Errors(unittest.TestCase):
         with self.assertRaises(rodsim.Error) as e:
             rodsim.Scenario(**{"rod.lenght": 1})
         self.assertIn("did you mean rod.length?", str(e.exception))
-        with self.assertRaises(rodsim.Error):
-            rodsim.Sim(ini="[solver]\nbackend = rfem\n").set_base(
+        with self.assertRaises(rodsim.Error):  # the motor turns the clamp
+            rodsim.Sim(ini="[solver]\nbackend = rfem\n[motor]\n").set_base(
                 [0, 0, 0], [1, 0, 0, 0])
 
 
