@@ -310,7 +310,7 @@ START_TEST(clamp_carried_up) {
   const double a = 3.0, g = -9.81, L = 0.3, dt = sc->time.dt;
   const double rhoA =
       sc->rod.density * M_PI * 0.25 * sc->rod.diameter * sc->rod.diameter;
-  const double h[4] = {0, 1, 0, 0}; /* a half turn about x: d3 = -z */
+  const double h[4] = {0, 0, 1, 0}; /* a half turn about y: d3 = -z */
   ck_assert_int_eq(rod_sim_static(sim), ROD_OK);
   double p[60], v[60], n[60];
   rod_sim_get_forces(sim, n);

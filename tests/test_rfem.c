@@ -159,7 +159,7 @@ START_TEST(layout_points_and_frames) {
     for (int planar = 0; planar < 2; planar++) {
       rod_scenario sc;
       cantilever(&sc, 7, lay, planar);
-      /* clamp pointing down: R(0) is the half turn about x */
+      /* clamp pointing down: R(0) is the half turn about y */
       v3_set(sc.base.direction, 0, 0, -1);
       v3_set(sc.base.position, 0.1, 0.2, 0.3);
       rod_rfem *r = make(&sc);
@@ -180,9 +180,9 @@ START_TEST(layout_points_and_frames) {
         ROD_ASSERT_NEAR(s.position[3 * p + 0], 0.1, 1e-15);
         ROD_ASSERT_NEAR(s.position[3 * p + 1], 0.2, 1e-15);
         ROD_ASSERT_NEAR(s.position[3 * p + 2], 0.3 - expect, 1e-15);
-        const double *h = s.orientation + 4 * p; /* (0, 1, 0, 0) */
-        ROD_ASSERT_NEAR(fabs(h[1]), 1.0, 1e-15);
-        ROD_ASSERT_NEAR(h[0] * h[0] + h[2] * h[2] + h[3] * h[3], 0, 1e-30);
+        const double *h = s.orientation + 4 * p; /* (0, 0, 1, 0) */
+        ROD_ASSERT_NEAR(fabs(h[2]), 1.0, 1e-15);
+        ROD_ASSERT_NEAR(h[0] * h[0] + h[1] * h[1] + h[3] * h[3], 0, 1e-30);
       }
       /* the bodies carry the whole rod: sum m = rho A L */
       double mass = 0;

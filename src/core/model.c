@@ -153,6 +153,20 @@ double rod_model_curvature_bound(const rod_model *m, const rod_scenario *sc) {
   return M / fmin(m->K[0], m->K[1]) + u;
 }
 
+double rod_model_static_growth(const rod_model *m, const rod_scenario *sc) {
+  const double L = m->length, g = v3_norm(m->gravity);
+  const double EI = fmin(m->K[0], m->K[1]), w = m->rho_area * g;
+  double tip[3];
+  v3_add(tip, sc->tip.force, sc->tip.preload);
+  double F = v3_norm(tip) + sc->tip.mass * g;
+  for (int i = 0; i < sc->loads.count; i++)
+    F += v3_norm(sc->loads.item[i].force);
+  /* the integral of sqrt((F + w (L - s)) / EI) over [0, L] */
+  if (w * L < 1e-12 * F)
+    return L * sqrt(F / EI);
+  return 2.0 / (3.0 * w * sqrt(EI)) * (pow(F + w * L, 1.5) - pow(F, 1.5));
+}
+
 /* Targets of space.nodes = auto. */
 static const double auto_kh = 0.2, auto_kappa_h = 0.25;
 
@@ -187,10 +201,11 @@ void rod_frame_from_tangent(double quat[4], const double d_in[3]) {
   v3_normalize(d);
   /* q = normalise(1 + e3.d, e3 x d); e3 x d = (-d_y, d_x, 0) */
   double w = 1.0 + d[2];
-  if (w < 1e-12) { /* d = -e3: half turn about x */
+  if (w < 1e-12) { /* d = -e3: half turn about y, the limit from +x, which
+                      keeps a rod in the x-z plane on the planar path */
     quat[0] = 0;
-    quat[1] = 1;
-    quat[2] = 0;
+    quat[1] = 0;
+    quat[2] = 1;
     quat[3] = 0;
     return;
   }

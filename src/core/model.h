@@ -69,7 +69,7 @@ bool rod_model_straight(const rod_model *m);
 double rod_model_shear_coefficient(const rod_scenario *sc);
 
 /* The shortest-arc rotation taking e3 to the unit vector d (a half turn
- * about x when d = -e3), as a unit quaternion w, x, y, z. */
+ * about y when d = -e3), as a unit quaternion w, x, y, z. */
 void rod_frame_from_tangent(double quat[4], const double d[3]);
 
 /* Bending stiffness EI (N m^2) of the scenario: bending_stiffness if given,
@@ -104,6 +104,14 @@ int rod_model_nodes(const rod_model *m, const rod_scenario *sc);
  * mass tip_mass (kg) at its tip by Rayleigh's quotient (the rod's modal
  * mass 3 EI / (L^3 omega_0^2) = 0.243 rhoA L there). */
 double rod_model_first_omega(const rod_model *m, double tip_mass);
+
+/* How much the static problem's solutions can grow along the rod: the
+ * integral of sqrt(|n(s)| / EI) over s for a bound |n(s)| <= the tip's
+ * forces + the weight beyond s (a tension or compression n makes
+ * perturbations grow like exp of it; w L^3 / EI = 1000 alone gives
+ * 2/3 sqrt(1000) = 21). Shooting resolves its unknowns to about
+ * 1e-16 exp(this). */
+double rod_model_static_growth(const rod_model *m, const rod_scenario *sc);
 
 /* An upper bound of the rod's curvature (1/m) under the scenario's loads:
  * the largest moment any load can have about a section, over EI, plus

@@ -98,9 +98,11 @@ static int path_residual(void *user, const double *x, double lambda, double *r,
  * counted apart, so that a column's two equal buckling modes are seen. */
 typedef struct {
   bool planar;
-  int in, out; /* zeros of the in-plane and out-of-plane determinants */
-  int index;   /* unstable directions */
-  int neutral; /* determinants zero at the clamp: neutral directions */
+  bool plane;       /* planar in another plane than x-z (plane_of) */
+  double normal[3]; /* that plane's normal, world frame */
+  int in, out;      /* zeros of the in-plane and out-of-plane determinants */
+  int index;        /* unstable directions */
+  int neutral;      /* determinants zero at the clamp: neutral directions */
 } kr_stability;
 
 /* A determinant at the clamp (fields scaled to a largest component of 1)
@@ -136,6 +138,79 @@ static void dets(const double *T, bool planar, double *a, double *b) {
   *b = 1.0;
 }
 
+/* The same for a rod in another plane (plane_of): the first field started
+ * about the plane's normal, nb in the node's body frame, the other two
+ * across it; e3 and nb x e3 span the rotations across nb there. */
+static void dets_plane(const double *T, const double *nb, double *a,
+                       double *b) {
+  const double q[3] = {nb[1], -nb[0], 0.0}; /* nb x e3 */
+  *a = v3_dot(nb, T);
+  *b = T[3 + 2] * v3_dot(q, T + 6) - T[6 + 2] * v3_dot(q, T + 3);
+}
+
+/* A plane through the rod holding its state and loads, with the normal
+ * nu (world frame): every tangent and force across nu, every moment and
+ * precurvature about it. A round column's two bending directions turn
+ * unstable at the same load, which the whole determinant (their product)
+ * does not see change sign: in a plane they are counted apart. The rod
+ * in the x-z plane with the usual frames is kr_planar_symmetric; this
+ * finds any other plane (loads in the y-z plane, a column leaning out
+ * of x-z). Not with an attached body. */
+static bool plane_of(const rod_kirchhoff *k, double nu[3]) {
+  if (k->tip_body || !k->ustar_planar)
+    return false;
+  double C[9] = {0}, w[3];
+  const double tol = 1e-9;
+  /* the vectors across nu, unit length, in C = sum v v^T */
+  const double *force[2 + KR_MAX_POINTS];
+  int nf = 0;
+  force[nf++] = k->rc.gravity;
+  force[nf++] = k->tip_force;
+  for (int p = 0; p < k->npoints; p++)
+    force[nf++] = k->point_force[p];
+  double R[9];
+  for (int j = 0; j < k->nodes; j++) {
+    quat_to_R(R, k->node_y + (size_t)j * KR_NODE + ROD_Y_H);
+    const double d[3] = {R[2], R[5], R[8]};
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        C[r + 3 * c] += d[r] * d[c];
+  }
+  for (int i = 0; i < nf; i++) {
+    double n = v3_norm(force[i]);
+    for (int r = 0; n > 0 && r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        C[r + 3 * c] += force[i][r] * force[i][c] / (n * n);
+  }
+  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', 3, C, 3, w) != 0)
+    return false;
+  v3_copy(nu, C); /* the smallest eigenvalue's vector */
+  for (int j = 0; j < k->nodes; j++) {
+    quat_to_R(R, k->node_y + (size_t)j * KR_NODE + ROD_Y_H);
+    const double d[3] = {R[2], R[5], R[8]}, e2[3] = {R[1], R[4], R[7]};
+    if (fabs(v3_dot(d, nu)) > tol)
+      return false;
+    if (!rod_model_straight(&k->model) &&
+        fabs(fabs(v3_dot(e2, nu)) - 1.0) > tol)
+      return false;
+  }
+  for (int i = 0; i < nf; i++)
+    if (fabs(v3_dot(force[i], nu)) > tol * v3_norm(force[i]))
+      return false;
+  const double *moment[1 + KR_MAX_POINTS];
+  int nm = 0;
+  moment[nm++] = k->tip_moment;
+  for (int p = 0; p < k->npoints; p++)
+    moment[nm++] = k->point_moment[p];
+  for (int i = 0; i < nm; i++) {
+    double c[3];
+    v3_cross(c, moment[i], nu);
+    if (v3_norm(c) > tol * v3_norm(moment[i]))
+      return false;
+  }
+  return true;
+}
+
 /* Scale each field to a largest component of 1 (signs of the
  * determinants unchanged). */
 static void fields_normalise(double *dy) {
@@ -163,12 +238,25 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   double ynext[NY];
   lapack_int ipiv[NY];
   memcpy(ynext, k->node_y + (size_t)last * KR_NODE, sizeof ynext);
+  /* the fields' rotations at L, body frame: e_1, e_2, e_3, or for another
+   * plane its normal, e_3 and the normal x e_3 */
+  double start[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, R[9], nb[3];
+  r.plane = !r.planar && plane_of(k, r.normal);
+  if (r.plane) {
+    quat_to_R(R, ynext + ROD_Y_H);
+    m3_mul_tv(nb, R, r.normal);
+    v3_set(start, nb[0], nb[1], 0.0);
+    v3_normalize(start);
+    v3_set(start + 3, 0.0, 0.0, 1.0);
+    v3_set(start + 6, start[1], -start[0], 0.0);
+  }
   double dF[3 * NY], dM[3 * NY], Fb[3], Mb[3];
   if (k->tip_body) /* the body's weight turns with the end */
     kr_tip_body_loads(k, ynext, Fb, Mb, dF, dM);
   for (int c = 0; c < 3; c++) { /* dh = 1/2 h (0, e_c) */
     double e[4] = {0, 0, 0, 0}, *d = dy + NY * c;
-    e[1 + c] = 0.5;
+    for (int i = 0; i < 3; i++)
+      e[1 + i] = 0.5 * start[3 * c + i];
     quat_mul(d + ROD_Y_H, ynext + ROD_Y_H, e);
     for (int j = 0; k->tip_body && j < 4; j++) /* dn, dm of the end */
       for (int i = 0; i < 3; i++) {
@@ -192,7 +280,13 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
       break;
     fields_normalise(dy);
     field_rotations(k->node_y + (size_t)j * KR_NODE, dy, T);
-    dets(T, r.planar, &a, &b);
+    if (r.plane) {
+      quat_to_R(R, k->node_y + (size_t)j * KR_NODE + ROD_Y_H);
+      m3_mul_tv(nb, R, r.normal);
+      dets_plane(T, nb, &a, &b);
+    } else {
+      dets(T, r.planar, &a, &b);
+    }
     if (j == 0) { /* zero at the clamp: neutral */
       if (fabs(a) < kr_neutral) {
         r.neutral++;
@@ -265,7 +359,14 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   double R[9], d[3], dir[3];
   quat_to_R(R, y + ROD_Y_H);
   v3_set(d, R[2], R[5], R[8]);
-  rod_static_imperfection_dir(d, sb->planar && sb->in == 0, dir);
+  if (sb->plane && sb->in == 0) { /* across that plane */
+    v3_copy(dir, sb->normal);
+  } else if (sb->plane) { /* in it, across the tangent */
+    v3_cross(dir, sb->normal, d);
+    v3_normalize(dir);
+  } else {
+    rod_static_imperfection_dir(d, sb->planar && sb->in == 0, dir);
+  }
   double L = k->model.length;
   double load = fmax(v3_norm(full->tip_force) + full->jump +
                          v3_norm(full->bn) * L + v3_norm(full->body_weight),
@@ -368,6 +469,13 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   }
   rod_static_note_end(rep, sb.index, "conjugate-point test", ps.folds,
                       ps.fold_lambda);
+  if (sb.index > 0 && sb.plane) { /* the 3D path cannot tell a round
+                                     column's two modes apart */
+    size_t len = strlen(rep->note);
+    snprintf(rep->note + len, sizeof rep->note - len,
+             "; the rod and loads lie in a plane other than x-z: turn "
+             "them into x-z");
+  }
   finish(k, x);
   return ROD_OK;
 }

@@ -385,6 +385,21 @@ static void note_base(rod_sim *sim) {
                  sim->base_h, q, w);
 }
 
+/* A static failure beyond what the solver resolves says so: loads whose
+ * tension or compression makes the static solutions grow by more than
+ * exp(15) along the rod (rod_model_static_growth; the robustness study,
+ * docs/validation.md: a rod sideways under w L^3 / EI = 500, exp(14.9),
+ * solved; 1000, exp(21), not). */
+static void static_reach(rod_sim *sim) {
+  const double growth = rod_model_static_growth(&sim->model, &sim->sc);
+  size_t len = strlen(sim->res.message);
+  if (growth > 15.0)
+    snprintf(sim->res.message + len, sizeof sim->res.message - len,
+             "; the loads grow its static solutions by exp(%.0f), past the "
+             "solver's exp(15): use a stiffer or shorter rod",
+             growth);
+}
+
 int rod_sim_static(rod_sim *sim) {
   if (sim->failed)
     return sim->res.status;
@@ -398,6 +413,7 @@ int rod_sim_static(rod_sim *sim) {
     sim->res.status = status;
     snprintf(sim->res.message, sizeof sim->res.message,
              "static equilibrium did not converge (%s)", rod_strerror(status));
+    static_reach(sim);
     fail(sim, status, "", "%s", sim->res.message);
     sim->res.wall_time = now() - sim->t_created;
     return status;
@@ -434,6 +450,7 @@ int rod_sim_static(rod_sim *sim) {
     sim->res.status = status = ROD_ENOCONV;
     snprintf(sim->res.message, sizeof sim->res.message,
              "static equilibrium: %s", why);
+    static_reach(sim);
     fail(sim, status, "", "%s", sim->res.message);
   }
   sim->res.wall_time = now() - sim->t_created;
