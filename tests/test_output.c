@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
-#include "rod/logger.h"
+#include "rod/rod.h"
 
 static char dir[256];
 static char scenario[512];
@@ -372,12 +372,20 @@ START_TEST(size_estimate) {
 }
 END_TEST
 
+static int count_sample(void *user, double t, const rod_sample *s,
+                        const rod_step_stats *st, double wall) {
+  (void)t, (void)s, (void)st, (void)wall;
+  ++*(int *)user;
+  return ROD_OK;
+}
+
 /* output.every = auto, the default: every step of a short run; a run
  * whose every step would take more than 100 MB before compression writes
  * every k-th, the smallest k that keeps its estimate within (60 s at
  * 0.5 ms on 97 points: 1.5 GB at every step, so k = 16: 7502 samples),
  * said on one line, and the samples on the grid of k dt (the last: the
- * step in hand when the run was interrupted). */
+ * step in hand when the run was interrupted). A sink of one's own gets
+ * every step until rod_sim_output_every fixes k for a file. */
 START_TEST(auto_every) {
   char err[4096];
   int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "a.h5", "--set",
@@ -423,6 +431,21 @@ START_TEST(auto_every) {
   sc.output.every = 0;
   sc.time.duration = 2; /* 4002 samples, 50 MB */
   ck_assert_int_eq(rod_logger_every(&sc, 97, false), 1);
+  /* a sink of one's own gets every step; a file of the same run every
+   * 16th */
+  sc.time.duration = 60;
+  rod_sim *sim;
+  ck_assert_int_eq(rod_sim_create(&sc, &sim, NULL), ROD_OK);
+  int count = 0;
+  rod_sim_sink sink = {.sample = count_sample, .user = &count};
+  rod_sim_set_sink(sim, &sink);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 8 * 5e-4), ROD_OK);
+  ck_assert_int_eq(count, 9); /* t = 0 and 8 steps */
+  ck_assert_int_eq(rod_sim_scenario(sim)->output.every, 0);
+  ck_assert_int_eq(rod_sim_output_every(sim), 16);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 40 * 5e-4), ROD_OK);
+  ck_assert_int_eq(count, 11); /* steps 16 and 32 */
+  rod_sim_free(sim);
 }
 END_TEST
 

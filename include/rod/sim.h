@@ -151,8 +151,7 @@ int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
 void rod_sim_free(rod_sim *sim);
 
 /* The simulation's scenario (read only; the loads set between steps are
- * not written into it), with output.every = auto replaced by the steps
- * between samples it chose (rod_logger_every). */
+ * not written into it). */
 const rod_scenario *rod_sim_scenario(const rod_sim *sim);
 
 /* The backend's name: "kirchhoff" or "rfem" (solver.backend). */
@@ -176,9 +175,17 @@ void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink);
  * samples (the run's last sample, docs/hdf5.md). */
 int rod_sim_flush(rod_sim *sim);
 
+/* output.every = auto (0) samples every step for a sink. For a file it
+ * becomes the steps between samples that keep the file within 100 MB
+ * before compression (rod_logger_every), fixed from this call on: returns
+ * output.every. rod_sim_open_output calls it; a caller writing a file
+ * through a sink of its own calls it before the first step. */
+int rod_sim_output_every(rod_sim *sim);
+
 /* Write the samples to an HDF5 file (docs/hdf5.md) at path (NULL: the
  * scenario's output.file), created now: ROD_EIO with the error naming the
- * file when it cannot be. Replaces the sink. */
+ * file when it cannot be. Replaces the sink. output.every = auto: see
+ * rod_sim_output_every. */
 int rod_sim_open_output(rod_sim *sim, const char *path);
 
 /* Write the pending last step and the file's status: "complete" when
@@ -283,8 +290,7 @@ int rod_sim_step_count(const rod_scenario *sc);
  * multiples of output.interval, and the end. With time.tolerance and no
  * output.interval the steps are not known before the run: the count at
  * steps of time.dt, a lower bound. output.every = auto counts every step
- * (an upper bound; rod_sim_scenario of a simulation holds the steps
- * chosen). */
+ * (a sink's samples; a file's may be fewer, rod_sim_output_every). */
 int rod_sim_sample_count(const rod_scenario *sc);
 
 #ifdef __cplusplus

@@ -203,9 +203,13 @@ static int run_common(int argc, char **argv, bool static_only) {
     cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
+  /* output.every = auto: chosen for the file (a static file: its one
+   * sample) */
+  const int every = static_only ? 1 : rod_sim_output_every(sim);
   if (sc.output.every == 0 && !static_only)
-    note_auto_every(&sc, rod_sim_scenario(sim)->output.every, c.quiet);
-  sc.output.every = rod_sim_scenario(sim)->output.every; /* auto chosen */
+    note_auto_every(&sc, every, c.quiet);
+  if (sc.output.every == 0)
+    sc.output.every = every;
   rc = check_size(&sc, rod_sim_points(sim), static_only);
   rod_logger *lg = NULL;
   if (rc == CLI_OK && rod_logger_open(&lg, sc.output.file, &sc,

@@ -210,10 +210,6 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "time.tolerance",
                          "the %s backend has no error estimate", ops->name);
   }
-  /* output.every = auto: the number of points is known now */
-  sim->sc.output.every =
-      rod_logger_every(&sim->sc, rod_sim_points(sim),
-                       sc->plane.enabled || sc->obstacles.count > 0);
   sim->h = sc->time.dt;
   sim->h_floor = smallest_step(sc, &sim->model);
   sim->err_prev = -1;
@@ -348,8 +344,17 @@ void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink) {
     memset(&sim->sink, 0, sizeof sim->sink);
 }
 
+int rod_sim_output_every(rod_sim *sim) {
+  if (sim->sc.output.every == 0)
+    sim->sc.output.every =
+        rod_logger_every(&sim->sc, rod_sim_points(sim),
+                         sim->sc.plane.enabled || sim->sc.obstacles.count > 0);
+  return sim->sc.output.every;
+}
+
 int rod_sim_open_output(rod_sim *sim, const char *path) {
   rod_sim_close_output(sim, NULL);
+  rod_sim_output_every(sim);
   int st = rod_logger_open(&sim->log, path ? path : sim->sc.output.file,
                            &sim->sc, sim->ops->name, &sim->err);
   if (st != ROD_OK)
@@ -615,7 +620,7 @@ int rod_sim_step(rod_sim *sim) {
   status = ROD_OK;
   if (sim->use_dense)
     status = dense_output(sim, false);
-  else if (i % sim->sc.output.every == 0)
+  else if (i % (sim->sc.output.every > 0 ? sim->sc.output.every : 1) == 0)
     status = emit(sim);
   if (status == ROD_OK && sim->has_sink && sim->sink.tick) {
     status = sim->sink.tick(sim->sink.user);
