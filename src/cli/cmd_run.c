@@ -15,13 +15,14 @@ static const char *run_help =
     "[--quiet]\n\n"
     "Solves the static initial state (t = 0), then simulates time.duration\n"
     "seconds in steps of time.dt, writing the HDF5 file of docs/hdf5.md\n"
-    "(output.file, or OUT.h5), and prints one line: steps, wall time, the\n"
-    "real-time ratio (simulated time / wall time of the whole run, writing\n"
-    "the file included) and the solver's effort. Exit status: 0 complete,\n"
-    "1 the solver failed or the file could not be written (every converged\n"
-    "step is kept), 2 bad input, 130 interrupted by SIGINT or SIGTERM (the\n"
-    "step in progress is finished and written; the file's status says\n"
-    "\"interrupted\").\n";
+    "(output.file, or OUT.h5; every step, or with output.every = auto\n"
+    "every k-th past 100 MB, said on stderr), and prints one line: steps,\n"
+    "wall time, the real-time ratio (simulated time / wall time of the\n"
+    "whole run, writing the file included) and the solver's effort. Exit\n"
+    "status: 0 complete, 1 the solver failed or the file could not be\n"
+    "written (every converged step is kept), 2 bad input, 130 interrupted\n"
+    "by SIGINT or SIGTERM (the step in progress is finished and written;\n"
+    "the file's status says \"interrupted\").\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
