@@ -138,6 +138,11 @@ typedef struct rod_rfem {
  * only, for the static state): the clamp set between steps (drive.base),
  * else base.motion_file's; nothing for a fixed clamp. */
 void rfem_place_base(rod_rfem *r, double t, bool at_rest);
+/* The joints' rates after the table's clamp velocity jumps at t (from
+ * rest: at the release from the static state; else at the table's first
+ * and last time, where it is held): the free joints' generalized momentum
+ * kept through the impulse at the clamp. Nothing without a table. */
+void rfem_base_jump(rod_rfem *r, double t, bool from_rest);
 /* Before a step to t1 with the clamp set between steps: its motion from
  * the clamp at r->t (the last step's end, or where the clamp was when the
  * drive took it over) to the drive's pose and velocities at t1. */
@@ -157,8 +162,9 @@ int rfem_build(rod_rfem *r);
  * is taken, so no step straddles a jump (rfem_step splits at them). */
 double rfem_motor_accel(const rod_rfem *r, double t);
 /* Times in [t0, t1) where the forcing jumps (the prescribed motor's
- * acceleration at the ramp's start and end), ascending; returns how many
- * (at most 2). */
+ * acceleration at the ramp's start and end; the velocity of the clamp of
+ * base.motion_file at its first and last time after 0), ascending;
+ * returns how many (at most 2). */
 int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out);
 /* Full q, v (and qdd if not NULL) from the free entries, the prescribed
  * link 0 from the reference at time t, and the chain's base at the clamp

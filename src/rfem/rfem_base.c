@@ -22,7 +22,7 @@
  * (Rt^T wt, Rt^T (pB'' - w x pB')) (Featherstone 2008, sec. 2.11). */
 static void set_clamp(rod_rfem *r, const double pc[3], const double vc[3],
                       const double ac[3], const double Rt[9], const double w[3],
-                      const double wt[3]) {
+                      const double wt[3], double *sv_out) {
   double rho[3], pB[3], vB[3], aB[3], t1[3], t2[3], sv[6], sa[6];
   m3_mul_v(rho, Rt, r->model.base_position);
   v3_sub(pB, pc, rho);
@@ -38,7 +38,10 @@ static void set_clamp(rod_rfem *r, const double pc[3], const double vc[3],
   m3_mul_tv(sv + 3, Rt, vB);
   m3_mul_tv(sa, Rt, wt);
   m3_mul_tv(sa + 3, Rt, aB);
-  rod_chain_set_base(r->chain, Rt, pB, sv, sa);
+  if (sv_out)
+    memcpy(sv_out, sv, sizeof sv);
+  else
+    rod_chain_set_base(r->chain, Rt, pB, sv, sa);
 }
 
 /* Rt = R R(0)^T, the turn of the clamp from its rest orientation. */
@@ -159,7 +162,7 @@ static void place_driven(rod_rfem *r, double t) {
       R[3 * a + b] = E[3 * a] * c0->R[b] + E[3 * a + 1] * c0->R[3 + b] +
                      E[3 * a + 2] * c0->R[6 + b];
   clamp_turn(r, R, Rt);
-  set_clamp(r, p, v, acc, Rt, w, wt);
+  set_clamp(r, p, v, acc, Rt, w, wt, NULL);
 }
 
 /* A clamp held at c, at rest or moving at its velocities (no
@@ -169,7 +172,7 @@ static void place_clamp(rod_rfem *r, const rfem_clamp *c, bool at_rest) {
   double Rt[9];
   clamp_turn(r, c->R, Rt);
   set_clamp(r, c->p, at_rest ? zero : c->v, zero, Rt, at_rest ? zero : c->w,
-            zero);
+            zero, NULL);
 }
 
 void rfem_drive_step(rod_rfem *r, double t1) {
@@ -197,6 +200,38 @@ void rfem_drive_set(rod_rfem *r) {
   r->clamp_known = true;
 }
 
+/* The time at which the table's rates are taken for the state at t: t,
+ * but where the held table's velocity jumps (its first and last time,
+ * where rfem_step splits) the limit from inside the integration segment
+ * [seg_lo, seg_hi]. */
+static double rate_time(const rod_rfem *r, double t) {
+  const rod_table *tab = r->inputs->base;
+  const double first = rod_table_at(tab, 0, 0);
+  const double last = rod_table_at(tab, tab->rows - 1, 0);
+  const double nudge = 1e-9 * r->sc.time.dt;
+  if (t >= last && r->seg_hi <= last)
+    return last - nudge;
+  if (t <= first && r->seg_lo >= first)
+    return first + nudge;
+  return t;
+}
+
+/* The base at the table's pose at t with its rates at tr (NAN: at rest);
+ * the base's spatial velocity (base coordinates) into sv when not NULL,
+ * which leaves the chain's base alone. */
+static void place_table(rod_rfem *r, double t, double tr, double *sv) {
+  double x[3], v[3] = {0}, a[3] = {0}, rv[3], r_t[3] = {0}, r_tt[3] = {0};
+  rod_base_table(r->inputs, t, x, NULL, NULL, rv, NULL, NULL);
+  if (!isnan(tr))
+    rod_base_table(r->inputs, tr, NULL, v, a, NULL, r_t, r_tt);
+  double w[3], wt[3], pc[3], Rt[9];
+  rod_rotation_rate(rv, r_t, w);
+  rod_rotation_accel(rv, r_t, r_tt, wt);
+  rotation_of(rv, Rt);
+  v3_add(pc, r->model.base_position, x);
+  set_clamp(r, pc, v, a, Rt, w, wt, sv);
+}
+
 void rfem_place_base(rod_rfem *r, double t, bool at_rest) {
   if (r->drive.base) {
     if (at_rest) {
@@ -210,24 +245,51 @@ void rfem_place_base(rod_rfem *r, double t, bool at_rest) {
     }
     return;
   }
-  if (!(r->inputs && r->inputs->base))
+  if (r->inputs && r->inputs->base)
+    place_table(r, t, at_rest ? NAN : rate_time(r, t), NULL);
+}
+
+/* A jump dv of the base's spatial velocity (base coordinates) is an
+ * impulse through the clamp: the free joints' generalized momentum is kept
+ * (the springs, dampers and loads are finite), so their rates jump by x
+ * with M_ff x = -tau, tau the inverse dynamics of the base accelerating at
+ * dv with the joints held (no gravity, no velocity). */
+static void velocity_impulse(rod_rfem *r, double t, const double dv[6]) {
+  rod_chain *c = r->chain;
+  const double zero[3] = {0, 0, 0};
+  double x[3], rv[3], Rt[9], rho[3], pB[3]; /* the base's pose (set_clamp) */
+  rod_base_table(r->inputs, t, x, NULL, NULL, rv, NULL, NULL);
+  rotation_of(rv, Rt);
+  m3_mul_v(rho, Rt, r->model.base_position);
+  v3_add(pB, r->model.base_position, x);
+  v3_sub(pB, pB, rho);
+  rod_chain_set_gravity(c, zero);
+  rod_chain_set_base(c, Rt, pB, NULL, dv);
+  rod_chain_update(c, r->q, NULL);
+  memset(r->full, 0, (size_t)r->nlinks * sizeof(double));
+  rod_chain_rnea(c, r->full, NULL, r->tau2);
+  for (int i = 0; i < r->nlinks; i++)
+    r->tau2[i] = -r->tau2[i];
+  rod_chain_solve_mass(c, NULL, r->tau2, r->full);
+  for (int i = r->first_free; i < r->nlinks; i++)
+    r->v[i] += r->full[i];
+  rod_chain_set_gravity(c, r->sc.environment.gravity);
+}
+
+void rfem_base_jump(rod_rfem *r, double t, bool from_rest) {
+  if (!(r->inputs && r->inputs->base) || r->drive.base)
     return;
-  double x[3], v[3], a[3], rv[3], r_t[3], r_tt[3], w[3], wt[3];
-  rod_base_table(r->inputs, t, x, v, a, rv, r_t, r_tt);
-  if (at_rest) {
-    v3_set(v, 0, 0, 0);
-    v3_set(a, 0, 0, 0);
-    v3_set(r_t, 0, 0, 0);
-    v3_set(r_tt, 0, 0, 0);
+  const double nudge = 1e-9 * r->sc.time.dt;
+  double before[6] = {0}, after[6], dv[6];
+  bool jump = false;
+  if (!from_rest)
+    place_table(r, t, t - nudge, before);
+  place_table(r, t, t + nudge, after);
+  for (int k = 0; k < 6; k++) {
+    dv[k] = after[k] - before[k];
+    jump = jump || dv[k] != 0;
   }
-  rod_rotation_rate(rv, r_t, w);
-  rod_rotation_accel(rv, r_t, r_tt, wt);
-  double pc[3], h[4], Rt[9], axis[3] = {1, 0, 0};
-  const double angle = v3_norm(rv);
-  if (angle > 0)
-    v3_scale(axis, 1.0 / angle, rv);
-  quat_axis_angle(h, axis, angle);
-  quat_to_R(Rt, h);
-  v3_add(pc, r->model.base_position, x);
-  set_clamp(r, pc, v, a, Rt, w, wt);
+  if (jump)
+    velocity_impulse(r, t, dv);
+  place_table(r, t, t + nudge, NULL); /* the chain's base after it */
 }

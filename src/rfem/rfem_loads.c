@@ -31,13 +31,26 @@ double rfem_motor_accel(const rod_rfem *r, double t) {
 
 int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out) {
   const rod_scenario *sc = &r->sc;
-  if (!sc->motor.enabled || !r->prescribed)
-    return 0;
+  double jumps[2];
+  int nj = 0;
+  if (sc->motor.enabled && r->prescribed) {
+    jumps[nj++] = sc->motor.start;
+    jumps[nj++] = sc->motor.start + sc->motor.ramp;
+  } else if (r->inputs && r->inputs->base && !r->drive.base) {
+    /* the table's ends, after the release (rfem_start_dynamics takes the
+     * clamp's velocity at t = 0) */
+    const rod_table *tab = r->inputs->base;
+    const double first = rod_table_at(tab, 0, 0);
+    const double last = rod_table_at(tab, tab->rows - 1, 0);
+    if (first > 0)
+      jumps[nj++] = first;
+    if (last > 0 && last > first)
+      jumps[nj++] = last;
+  }
   /* times within 1e-9 of the step of t1 belong to the next step */
   const double slack = 1e-9 * (t1 - t0);
-  const double jumps[2] = {sc->motor.start, sc->motor.start + sc->motor.ramp};
   int n = 0;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < nj; i++)
     if (jumps[i] >= t0 - slack && jumps[i] < t1 - slack)
       out[n++] = jumps[i] < t0 + slack ? t0 : jumps[i];
   return n;

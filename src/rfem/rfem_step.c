@@ -313,7 +313,8 @@ int rfem_velocity_jump(rod_rfem *r) {
 }
 
 int rfem_start_dynamics(rod_rfem *r) {
-  int st = rfem_restart(r); /* at 0+: the tip mass and preload are gone */
+  rfem_base_jump(r, r->t, true); /* the table's clamp moves from 0+ */
+  int st = rfem_restart(r);      /* at 0+: the tip mass and preload are gone */
   if (st != ROD_OK || r->sc.rfem.integrator != ROD_RFEM_RK4)
     return st;
   /* RK4 is stable to |lambda| h = 2.78 (real) .. 2.83 (imaginary); 2.0
@@ -373,8 +374,10 @@ int rfem_step(rod_rfem *r, double t, rod_step_stats *st) {
       status = r->contact ? rfem_contact_advance(r, b, st)
                           : rfem_advance_free(r, b, st);
     }
-    if (status == ROD_OK && i < nj)
+    if (status == ROD_OK && i < nj) {
+      rfem_base_jump(r, b, false);
       status = rfem_restart(r);
+    }
     if (st->rejected)
       break;
   }
