@@ -29,6 +29,27 @@ rod_genalpha_params rod_genalpha_params_from_radius(double rho) {
   return p;
 }
 
+double rod_genalpha_mode_error(rod_genalpha_params p, double dt, double omega,
+                               double span) {
+  const double w2 = omega * omega, h2 = dt * dt;
+  double q = 1.0, v = 0.0, qdd = -w2, a = qdd, err = 0.0;
+  const long n = (long)ceil(span / dt - 1e-9);
+  for (long i = 1; i <= n; i++) {
+    /* q1 = Q + h^2 beta a1 and the balance of the accelerations with
+     * qdd1 = -omega^2 q1, solved for a1 */
+    const double Q = q + dt * v + h2 * (0.5 - p.beta) * a;
+    const double a1 =
+        (-(1 - p.alpha_f) * w2 * Q + p.alpha_f * qdd - p.alpha_m * a) /
+        ((1 - p.alpha_m) + (1 - p.alpha_f) * w2 * h2 * p.beta);
+    q = Q + h2 * p.beta * a1;
+    v += dt * ((1 - p.gamma) * a + p.gamma * a1);
+    a = a1;
+    qdd = -w2 * q;
+    err = fmax(err, fabs(q - cos(omega * dt * (double)i)));
+  }
+  return err;
+}
+
 void rod_genalpha_free(rod_genalpha *w) {
   if (!w)
     return;

@@ -29,6 +29,13 @@ typedef struct {
  * gamma = 1/2 - alpha_m + alpha_f, beta = (1 - alpha_m + alpha_f)^2 / 4. */
 rod_genalpha_params rod_genalpha_params_from_radius(double rho_inf);
 
+/* The error of these steps on an undamped mode q'' = -omega^2 q started
+ * from q = 1 at rest: the largest |q_n - cos(omega t_n)| over the steps
+ * within span (s), as a fraction of the amplitude (the phase lag and the
+ * numerical damping together). Steps of dt (s), omega in 1/s. */
+double rod_genalpha_mode_error(rod_genalpha_params p, double dt, double omega,
+                               double span);
+
 /* The system. residual: r = M(q) qdd - f(t, q, v) (n entries, generalised
  * forces). solve: dx = S^-1 b, exactly or approximately, with S the
  * iteration matrix at the point of the last residual call (the solver

@@ -216,6 +216,53 @@ START_TEST(coarse_time_step_warns) {
 }
 END_TEST
 
+/* The chain: its generalized-alpha step too coarse for mode 1 is warned
+ * about as BDF-alpha's (the robustness study: predicted 1.7, 0.44, 0.12
+ * of the amplitude at 2.4, 8.7, 17 steps a period, measured 1.62, 0.41,
+ * 0.12), and the advised step is not; a soft rod (w L^3 / EI = 300) on 10
+ * elements, whose static tip the study found 2.4 % of L from the
+ * continuous rod's, is warned about with the elements advised. */
+START_TEST(chain_warnings) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  int st = rodsim("bench good.ini --dt 2e-2 --set time.duration=0.2 --set "
+                  "solver.backend=rfem",
+                  err, sizeof err);
+  ck_assert_msg(st == 0 && count_lines(err) == 1, "exit %d: %s", st, err);
+  ck_assert_ptr_nonnull(strstr(err, "good.ini: time.dt: warning: a step of "
+                                    "0.02 s cannot follow the rod's first "
+                                    "bending mode (about 11.2 Hz"));
+  ck_assert_ptr_nonnull(strstr(err, "generalized-alpha with "
+                                    "rfem.spectral_radius = 0.9 errs by"));
+  const char *adv = strstr(err, "use time.dt = ");
+  ck_assert_ptr_nonnull(adv);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd,
+           "bench good.ini --dt %.6g --set time.duration=0.2 --set "
+           "solver.backend=rfem",
+           atof(adv + strlen("use time.dt = ")));
+  st = rodsim(cmd, err, sizeof err);
+  ck_assert_msg(st == 0 && count_lines(err) == 0, "exit %d: %s", st, err);
+  /* 0.3 m, d 3 mm, 1000 kg/m^3: E for w L^3 / EI = 300 */
+  const char *soft = "bench good.ini --set time.duration=0.004 --set "
+                     "solver.backend=rfem --set rod.diameter=3e-3 --set "
+                     "rod.density=1000 --set rod.youngs_modulus=1569600";
+  st = rodsim(soft, err, sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  ck_assert_ptr_nonnull(
+      strstr(err, "good.ini: rfem.segments: warning: 10 elements may place "
+                  "the static tip"));
+  adv = strstr(err, "use about ");
+  ck_assert_ptr_nonnull(adv);
+  snprintf(cmd, sizeof cmd, "%s --set rfem.segments=%d", soft,
+           atoi(adv + strlen("use about ")));
+  st = rodsim(cmd, err, sizeof err);
+  ck_assert_msg(st == 0 && !strstr(err, "rfem.segments"), "exit %d: %s", st,
+                err);
+}
+END_TEST
+
 /* A grid too coarse for the time step (k h = 1.2 at 0.2 ms with 20 nodes):
  * a warning naming the key, the time step and the nodes advised; at 2 ms
  * (k h = 0.37) auto's history is cubic Hermite, whose error grows as dt
@@ -361,6 +408,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, energy_growth_warns);
   tcase_add_test(tc, coarse_grid_warns);
   tcase_add_test(tc, coarse_time_step_warns);
+  tcase_add_test(tc, chain_warnings);
   tcase_add_test(tc, realtime_ratio_is_simulated_over_wall);
   suite_add_tcase(s, tc);
   return s;

@@ -296,11 +296,41 @@ START_TEST(failed_step_keeps_state) {
 }
 END_TEST
 
+/* The mode error that run and bench warn with: for rho_inf = 1 the
+ * trapezoidal rule's closed form, max |cos(n W h) - cos(n w h)| with
+ * tan(W h / 2) = w h / 2; for rho_inf = 0.9 (RFEM's default) the steps of
+ * the integrator itself on the undamped oscillator. */
+START_TEST(mode_error_of_a_step) {
+  const double w = 2.0 * M_PI, span = 2.0;
+  const double hs[] = {0.01, 0.05, 0.2};
+  for (int k = 0; k < 3; k++) {
+    const double h = hs[k], W = 2.0 * atan(w * h / 2.0) / h;
+    double e = 0;
+    for (int i = 1; i <= (int)ceil(span / h - 1e-9); i++)
+      e = fmax(e, fabs(cos(W * h * i) - cos(w * h * i)));
+    ROD_ASSERT_NEAR(rod_genalpha_mode_error(
+                        rod_genalpha_params_from_radius(1.0), h, w, span),
+                    e, 1e-12);
+    oscillator o = {w, 0, 0, 0, false, 1};
+    const int N = (int)ceil(span / h - 1e-9);
+    ROD_ASSERT_NEAR(rod_genalpha_mode_error(
+                        rod_genalpha_params_from_radius(0.9), h, w, span),
+                    run_error(&o, 0.9, N, N * h), 1e-11);
+  }
+  /* second order: the error at 2 periods falls 4 times with the step */
+  rod_genalpha_params p = rod_genalpha_params_from_radius(0.9);
+  const double r = rod_genalpha_mode_error(p, 0.004, w, span) /
+                   rod_genalpha_mode_error(p, 0.002, w, span);
+  ROD_ASSERT_NEAR(r, 4.0, 0.1);
+}
+END_TEST
+
 static Suite *genalpha_suite(void) {
   Suite *s = suite_create("genalpha");
   TCase *tc = tcase_create("known answers");
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, chung_hulbert_parameters);
+  tcase_add_test(tc, mode_error_of_a_step);
   tcase_add_test(tc, trapezoid_discrete_frequency);
   tcase_add_test(tc, second_order_forced_damped);
   tcase_add_test(tc, second_order_pendulum);

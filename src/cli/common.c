@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "core/model.h"
 #include "integrators/bdf.h"
+#include "integrators/genalpha.h"
 
 void cli_fail(const char *fmt, ...) {
   va_list ap;
@@ -154,40 +155,87 @@ static double mode_error(double alpha, double dt, double omega, double span) {
   return fmax(fabs(1.0 - pow(gain, n)), n * fabs(phase - omega * dt));
 }
 
-/* Warn when a BDF-alpha run's step cannot follow the rod's first bending
- * mode, with the step that would. */
+/* The error of the run's time scheme on a mode of omega over span:
+ * BDF-alpha, or the chain's generalized-alpha (rfem.integrator =
+ * genalpha); -1 for a scheme that controls its own step or is not
+ * watched. */
+static double scheme_mode_error(const rod_scenario *sc, double dt, double omega,
+                                double span) {
+  if (sc->solver.backend == ROD_BACKEND_RFEM)
+    return sc->rfem.integrator == ROD_RFEM_GENALPHA
+               ? rod_genalpha_mode_error(
+                     rod_genalpha_params_from_radius(sc->rfem.spectral_radius),
+                     dt, omega, span)
+               : -1.0;
+  if (sc->time.scheme != ROD_SCHEME_BDF_ALPHA || sc->time.has_tolerance)
+    return -1.0;
+  return mode_error(sc->time.alpha, dt, omega, span);
+}
+
+/* Warn when a run's step cannot follow the rod's first bending mode, with
+ * the step that would. */
 static void warn_time_step(const rod_scenario *sc) {
-  if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF ||
-      sc->time.scheme != ROD_SCHEME_BDF_ALPHA || sc->time.has_tolerance ||
-      sc->time.duration <= 0)
+  if (sc->time.duration <= 0)
     return;
   rod_model m;
   rod_model_init(&m, sc);
   const double w =
       rod_model_first_omega(&m, sc->tip.release ? 0.0 : sc->tip.mass);
-  const double a = sc->time.alpha;
   const double span =
       fmin(sc->time.duration, cli_mode_periods * 2.0 * M_PI / w);
-  const double e = mode_error(a, sc->time.dt, w, span);
+  const double e = scheme_mode_error(sc, sc->time.dt, w, span);
   if (e <= cli_mode_error)
     return;
   double lo = 0.0, hi = sc->time.dt; /* the largest step that would do */
   for (int i = 0; i < 60; i++) {
     const double mid = 0.5 * (lo + hi);
-    if (mode_error(a, mid, w, span) <= cli_mode_error)
+    if (scheme_mode_error(sc, mid, w, span) <= cli_mode_error)
       lo = mid;
     else
       hi = mid;
   }
   const double p = pow(10.0, floor(log10(lo)) - 1);
+  char scheme[64];
+  if (sc->solver.backend == ROD_BACKEND_RFEM)
+    snprintf(scheme, sizeof scheme,
+             "generalized-alpha with rfem.spectral_radius = %g",
+             sc->rfem.spectral_radius);
+  else
+    snprintf(scheme, sizeof scheme, "BDF-alpha with alpha = %g",
+             sc->time.alpha);
   cli_fail("%s: time.dt: warning: a step of %g s cannot follow the rod's "
            "first bending mode (about %.3g Hz, %.3g steps a period): "
-           "BDF-alpha with alpha = %g errs by %s%.2g of its amplitude "
+           "%s errs by %s%.2g of its amplitude "
            "(damping and phase lag) within t = %.3g s: use time.dt = %.2g s "
            "or less",
            sc->source, sc->time.dt, w / (2 * M_PI),
-           2 * M_PI / (w * sc->time.dt), a, isfinite(e) ? "" : "more than ",
-           isfinite(e) ? e : 1.0, span, floor(lo / p) * p);
+           2 * M_PI / (w * sc->time.dt), scheme,
+           isfinite(e) ? "" : "more than ", isfinite(e) ? e : 1.0, span,
+           floor(lo / p) * p);
+}
+
+/* The chain's static tip error, second order in its elements: at most
+ * cli_chain_static_c G L / n^2, G the growth of the static solutions
+ * along the rod (rod_model_static_growth; the robustness study measured
+ * 0.08 G to 0.22 G against the continuous rod, docs/validation.md). Warned
+ * above cli_chain_static_error of L, with the elements for a tenth. */
+static const double cli_chain_static_c = 0.25, cli_chain_static_error = 1e-2;
+
+static void warn_chain_statics(const rod_scenario *sc) {
+  rod_model m;
+  rod_model_init(&m, sc);
+  const double G = rod_model_static_growth(&m, sc), n = sc->rfem.segments;
+  const double e = cli_chain_static_c * G / (n * n);
+  if (e <= cli_chain_static_error)
+    return;
+  cli_fail(
+      "%s: rfem.segments: warning: %d elements may place the static "
+      "tip %.2g of the rod's length from the continuous rod's (second "
+      "order in the elements under these loads): use about %d "
+      "elements for %.2g",
+      sc->source, sc->rfem.segments, e,
+      (int)ceil(sqrt(cli_chain_static_c * G / (0.1 * cli_chain_static_error))),
+      0.1 * cli_chain_static_error);
 }
 
 void cli_warn_sampling(const rod_scenario *sc) {
@@ -198,6 +246,8 @@ void cli_warn_sampling(const rod_scenario *sc) {
              "of dt = %g s; the force is sampled at step times, so its "
              "momentum is not delivered accurately",
              sc->source, sc->impulse.duration, CLI_IMPULSE_STEPS, sc->time.dt);
+  if (sc->solver.backend == ROD_BACKEND_RFEM)
+    warn_chain_statics(sc);
   if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
     return;
   rod_model m;
