@@ -238,6 +238,32 @@ static void warn_chain_statics(const rod_scenario *sc) {
       0.1 * cli_chain_static_error);
 }
 
+/* Euler in arclength is first order: the static tip within
+ * cli_euler_static_c kappa h L of the converged one, kappa the bound on
+ * the static curvature (the robustness study: 0.24 kappa h L for w L^3 /
+ * EI = 10 and a tip force P L^2 / EI = 1 on 118, 236 and 472 nodes,
+ * 1.2 %, 0.6 %, 0.3 % of L, docs/validation.md). Warned above
+ * cli_chain_static_error of L, with rk4 or the nodes for a tenth. */
+static const double cli_euler_static_c = 0.25;
+
+static void warn_euler_statics(const rod_scenario *sc, const rod_model *m) {
+  rod_scenario st = *sc; /* the static loads: no strike */
+  st.impulse.enabled = false;
+  const double kappa = rod_model_curvature_bound(m, &st), L = m->length;
+  const int n = rod_model_nodes(m, sc);
+  const double e = cli_euler_static_c * kappa * L / (n - 1);
+  if (e <= cli_chain_static_error)
+    return;
+  cli_fail("%s: space.integrator: warning: euler is first order: on %d "
+           "nodes the static tip may lie %.2g of the rod's length from the "
+           "converged one: use rk4, or about %d nodes for %.2g",
+           sc->source, n, e,
+           (int)ceil(cli_euler_static_c * kappa * L /
+                     (0.1 * cli_chain_static_error)) +
+               1,
+           0.1 * cli_chain_static_error);
+}
+
 void cli_warn_sampling(const rod_scenario *sc) {
   warn_time_step(sc);
   if (sc->impulse.enabled &&
@@ -252,6 +278,8 @@ void cli_warn_sampling(const rod_scenario *sc) {
     return;
   rod_model m;
   rod_model_init(&m, sc);
+  if (sc->space.nodes == 0 && sc->space.integrator == ROD_SPACE_EULER)
+    warn_euler_statics(sc, &m);
   if (sc->space.nodes == 0) { /* auto: resolved unless capped */
     int needed, n = rod_model_auto_nodes(&m, sc, &needed);
     if (needed > n)
@@ -263,6 +291,8 @@ void cli_warn_sampling(const rod_scenario *sc) {
     return;
   }
   const bool euler = sc->space.integrator == ROD_SPACE_EULER;
+  if (euler)
+    warn_euler_statics(sc, &m);
   const double limit = !euler ? cli_kh_rk4
                        : sc->time.alpha < cli_alpha_undamped
                            ? cli_kh_euler_undamped
