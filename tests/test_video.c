@@ -530,6 +530,43 @@ START_TEST(corrupt_bytes_are_refused_or_survived) {
 }
 END_TEST
 
+/* Limited-range video coding values below black (0) and above white
+ * (255) in its foot- and headroom: read as 0 and 1, luminance stays
+ * within [0, 1] (found by fuzz/fuzz_video: a corrupted H.264 frame read
+ * as -0.07). */
+START_TEST(limited_range_beyond_black_and_white) {
+  char dir[64], path[128], cmd[512];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/range.mkv", dir);
+  snprintf(cmd, sizeof cmd,
+           "ffmpeg -v error -f lavfi -i \"nullsrc=s=16x16:r=100:d=0.03,"
+           "format=yuv420p,geq=lum='if(lt(X\\,8)\\,0\\,255)':cb=128:"
+           "cr=128\" -color_range tv -c:v ffv1 '%s'",
+           path);
+  ck_assert_int_eq(system(cmd), 0);
+  rod_video *v;
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(rod_video_open(path, &v, &err), ROD_OK);
+  rod_image *img = rod_image_alloc(0, 0);
+  int frames = 0;
+  for (;;) {
+    bool end;
+    double t;
+    ck_assert_int_eq(rod_video_read(v, img, &t, &end, &err), ROD_OK);
+    if (end)
+      break;
+    frames++;
+    for (int p = 0; p < img->width * img->height; p++)
+      ck_assert_msg(img->lum[p] == (p % 16 < 8 ? 0.0f : 1.0f), "pixel %d: %g",
+                    p, img->lum[p]);
+  }
+  ck_assert_int_eq(frames, 3);
+  rod_image_free(img);
+  rod_video_close(v);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 START_TEST(writer_refuses_bad_options) {
   char dir[64], path[128];
   rod_test_dir(dir, sizeof dir, "rodsim_video");
@@ -580,6 +617,7 @@ static Suite *video_suite(void) {
   tcase_add_test(bad, truncated_video);
   tcase_add_test(bad, corrupt_bytes_are_refused_or_survived);
   tcase_add_test(bad, writer_refuses_bad_options);
+  tcase_add_test(bad, limited_range_beyond_black_and_white);
   suite_add_tcase(s, bad);
   return s;
 }

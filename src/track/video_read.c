@@ -321,6 +321,11 @@ static void luma_direct(const AVFrame *f, const AVPixFmtDescriptor *d,
       }
     }
   }
+  /* values a limited-range stream codes below black (0-15 at 8 bits) or
+   * above white (236-255), and chroma mixed in, can leave [0, 1]: they are
+   * black and full scale (image.h) */
+  for (size_t p = 0, n = (size_t)w * (size_t)h; p < n; p++)
+    lum[p] = lum[p] < 0.0f ? 0.0f : lum[p] > 1.0f ? 1.0f : lum[p];
 }
 
 /* Everything else through swscale to 16-bit gray, full range, with the
