@@ -22,7 +22,8 @@ static const char *run_help =
     "status: 0 complete, 1 the solver failed or the file could not be\n"
     "written (every converged step is kept), 2 bad input, 130 interrupted\n"
     "by SIGINT or SIGTERM (the step in progress is finished and written;\n"
-    "the file's status says \"interrupted\").\n";
+    "the file's status says \"interrupted\"; during the static solve the\n"
+    "process ends at once and the file, with no sample yet, is removed).\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
@@ -38,7 +39,20 @@ static const char *static_help =
  * a shell starts background jobs with SIGINT ignored. */
 static volatile sig_atomic_t interrupted;
 
+/* During the static solve, which has no step to finish and cannot be
+ * stopped half-way (it may take minutes on a rod that does not settle), a
+ * signal ends the process at once: the file, which holds no sample yet, is
+ * removed and the line in static_message said (both prepared before). */
+static volatile sig_atomic_t in_static;
+static char static_path[ROD_PATH_MAX], static_message[3 * ROD_PATH_MAX];
+
 static void on_signal(int sig) {
+  if (in_static) {
+    unlink(static_path);
+    ssize_t w = write(2, static_message, strlen(static_message));
+    (void)w;
+    _exit(130);
+  }
   if (interrupted) {
     signal(sig, SIG_DFL);
     raise(sig);
@@ -229,7 +243,14 @@ static int run_common(int argc, char **argv, bool static_only) {
                        .progress = ps_progress,
                        .user = &ps};
   rod_sim_set_sink(sim, &sink);
+  snprintf(static_path, sizeof static_path, "%s", sc.output.file);
+  snprintf(static_message, sizeof static_message,
+           "rodsim: %s: interrupted during the static solve; %s removed "
+           "(it held no sample)\n",
+           sc.source, sc.output.file);
+  in_static = !interrupted;
   int st = rod_sim_static(sim);
+  in_static = 0;
   if (st == ROD_OK && interrupted)
     st = ROD_EINTR;
   if (st == ROD_OK && !static_only)

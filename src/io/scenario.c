@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -750,6 +751,80 @@ static int check_geometry(const rod_scenario *sc, const char *file,
   return ROD_OK;
 }
 
+/* A positive finite quantity derived from the keys (an area, a stiffness,
+ * a frequency), or the key responsible named with why it cannot be: a
+ * value that a double overflows or underflows to 0 (a diameter of 1e-200 m
+ * has no representable area) makes every later number meaningless. */
+static int derived(double value, const char *what, const char *key,
+                   double given, const char *file, rod_error *err) {
+  if (isfinite(value) && value > 0)
+    return ROD_OK;
+  char g[64];
+  rod_format_double(given, g, sizeof g);
+  return rod_error_set(err, ROD_EINVAL, file, key,
+                       "%s %s: no number a double holds (got %s)", what,
+                       value == 0 ? "underflows to 0" : "overflows", g);
+}
+
+/* The rod's section, stiffness, mass and first bending frequency (m^2,
+ * N m^2, kg/m, rad/s: omega_1 = (1.875 / L)^2 sqrt(EI / (rho A)) of the
+ * cantilever) must be positive finite numbers. */
+static int check_scale(const rod_scenario *sc, const char *file,
+                       rod_error *err) {
+  const double d = sc->rod.diameter, di = sc->rod.inner_diameter;
+  const double area = M_PI * (d * d - di * di) / 4.0;
+  const double second = M_PI * (d * d * d * d - di * di * di * di) / 64.0;
+  const double ei = sc->rod.has_bending_stiffness
+                        ? sc->rod.bending_stiffness
+                        : sc->rod.youngs_modulus * second;
+  const double gj = sc->rod.shear_modulus * 2.0 * second;
+  const double rho_a = sc->rod.density * area;
+  const double k = 1.875 / sc->rod.length;
+  const double omega = k * k * sqrt(ei / rho_a);
+  int st;
+  if ((st = derived(area, "the section's area pi (d^2 - d_i^2) / 4",
+                    "rod.diameter", d, file, err)) != ROD_OK ||
+      (st = derived(second, "the section's second moment", "rod.diameter", d,
+                    file, err)) != ROD_OK ||
+      (st = derived(ei, "the bending stiffness",
+                    sc->rod.has_bending_stiffness ? "rod.bending_stiffness"
+                                                  : "rod.youngs_modulus",
+                    sc->rod.has_bending_stiffness ? sc->rod.bending_stiffness
+                                                  : sc->rod.youngs_modulus,
+                    file, err)) != ROD_OK ||
+      (st = derived(gj, "the torsional stiffness", "rod.shear_modulus",
+                    sc->rod.shear_modulus, file, err)) != ROD_OK ||
+      (st = derived(rho_a, "the mass per length", "rod.density",
+                    sc->rod.density, file, err)) != ROD_OK ||
+      (st = derived(omega, "the first bending frequency", "rod.length",
+                    sc->rod.length, file, err)) != ROD_OK)
+    return st;
+  return ROD_OK;
+}
+
+/* Steps and samples are counted in int: a run of more is refused, with
+ * the count (time.duration 1e300 s would otherwise run no step at all). */
+static int check_counts(const rod_scenario *sc, const char *file,
+                        rod_error *err) {
+  const double steps = sc->time.duration / sc->time.dt;
+  if (!(steps < INT_MAX - 2))
+    return rod_error_set(err, ROD_EINVAL, file, "time.duration",
+                         "%.3g s at time.dt = %.3g s is %.3g steps, more than "
+                         "a run can count (%d): use a larger time.dt or a "
+                         "shorter time.duration",
+                         sc->time.duration, sc->time.dt, steps, INT_MAX - 3);
+  if (sc->output.has_interval) {
+    const double samples = sc->time.duration / sc->output.interval;
+    if (!(samples < INT_MAX - 2))
+      return rod_error_set(err, ROD_EINVAL, file, "output.interval",
+                           "%.3g s over time.duration = %.3g s is %.3g "
+                           "samples, more than a file can count (%d)",
+                           sc->output.interval, sc->time.duration, samples,
+                           INT_MAX - 3);
+  }
+  return ROD_OK;
+}
+
 /* The time scheme, step-size control and output times. */
 static int validate_time(const rod_scenario *sc, const char *file,
                          rod_error *err) {
@@ -891,6 +966,8 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
                          "must be > 0 when motor.kp > 0 (got %s)", v);
   }
   if ((st = check_geometry(sc, file, err)) != ROD_OK ||
+      (st = check_scale(sc, file, err)) != ROD_OK ||
+      (st = check_counts(sc, file, err)) != ROD_OK ||
       (st = check_tip(sc, file, err)) != ROD_OK)
     return st;
   for (int i = 0; i < sc->loads.count; i++)
