@@ -237,6 +237,18 @@ static int correct(rod_path *p, const rod_path_problem *pb, double *z, bool arc,
   }
 }
 
+/* The index watched at the point z just corrected: the problem's own, or
+ * det J's sign (the symmetric J's inertia). */
+static int watched_index(rod_path *p, const rod_path_problem *pb,
+                         const double *z, bool symmetric) {
+  if (pb->index) {
+    int i = pb->index(pb->user, z, z[p->n]);
+    if (i >= 0)
+      return i;
+  }
+  return path_index(p, symmetric);
+}
+
 int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
                    const rod_path_options *o, rod_path_stats *stats) {
   const int n = p->n;
@@ -256,7 +268,7 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
     goto done;
   }
   memcpy(p->t, p->tn, (size_t)(n + 1) * sizeof(double));
-  int index = path_index(p, o->symmetric);
+  int index = watched_index(p, pb, p->z, o->symmetric);
   double ds = fmin(o->step0 / fabs(p->t[n]), o->step_max);
   for (int tries = 0;; tries++) {
     if (tries >= o->max_steps || ds < o->step_min || p->z[n] < -1.0) {
@@ -276,7 +288,7 @@ int rod_path_solve(rod_path *p, const rod_path_problem *pb, double *x,
     if (s < 0)
       goto done;
     bool fold = false;
-    const int ix = s == 0 ? path_index(p, o->symmetric) : index;
+    const int ix = s == 0 ? watched_index(p, pb, p->zn, o->symmetric) : index;
     if (s == 0 && !land) {
       if (!tangent(p)) {
         s = ROD_ESING;

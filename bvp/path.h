@@ -31,6 +31,12 @@ typedef struct {
   int (*residual)(void *user, const double *x, double lambda, double *r,
                   double *J);
   void *user;
+  /* Optional: the number of unstable directions of the solution x at
+   * lambda (the problem's own stability test, after the residual at that
+   * point), watched instead of det J's sign, which misses a jump across
+   * two of them (a corrector landing on a branch two modes further);
+   * < 0: watch det J. */
+  int (*index)(void *user, const double *x, double lambda);
 } rod_path_problem;
 
 typedef struct {

@@ -186,6 +186,35 @@ START_TEST(column_in_any_direction) {
 }
 END_TEST
 
+/* Far past buckling (40 times the critical load, past the third mode's
+ * 25): the curled elastica, tip angle 167 degrees. The loading path's
+ * corrector once landed on a branch two in-plane modes further, which
+ * det J's sign does not see, and the run refused (4 or 6 unstable
+ * directions, no stable state found); the path now watches the in-plane
+ * conjugate points. The shooting tolerance stays 1e-8 (1e-12 is below
+ * what exp(sqrt(P L^2 / EI)) = 2e4 lets the shooting resolve). */
+START_TEST(column_far_past_buckling) {
+  rod_scenario sc;
+  column(&sc, 200);
+  sc.solver.tolerance = 1e-8;
+  const double P = 40.0 * euler_load;
+  sc.tip.force[2] = -P;
+  double across, along;
+  buckled_tip(P, &across, &along);
+  for (int side = 0; side < 2; side++) {
+    sc.tip.preload[0] = side ? -1e-3 : 0.0;
+    static_result r = solve(&sc);
+    ck_assert_int_eq(r.status, ROD_OK);
+    ck_assert_int_eq(r.rep.stable, 1);
+    /* RK4 on 200 nodes (measured 5e-8 L; the preload moves it 1e-5 L) */
+    ROD_ASSERT_NEAR(fabs(r.tip[0]), across, side ? 1e-4 : 1e-6);
+    ROD_ASSERT_NEAR(r.tip[2], along, side ? 1e-4 : 1e-6);
+    if (side)
+      ck_assert_double_lt(r.tip[0], 0.0);
+  }
+}
+END_TEST
+
 /* Greenhill's heavy column: a rod standing up under its own weight buckles
  * at w L^3 / EI = 7.837 (Timoshenko & Gere 2.13). */
 START_TEST(heavy_column_critical_weight) {
@@ -379,6 +408,7 @@ static Suite *stability_suite(void) {
   tcase_add_test(tc, column_critical_loads);
   tcase_add_test(tc, buckled_column_is_the_elastica);
   tcase_add_test(tc, column_in_any_direction);
+  tcase_add_test(tc, column_far_past_buckling);
   tcase_add_test(tc, heavy_column_critical_weight);
   tcase_add_test(tc, soft_rod_hangs_down);
   tcase_add_test(tc, column_buckles_toward_preload);

@@ -308,6 +308,20 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   return r;
 }
 
+/* The path's index for a planar path: the in-plane conjugate points of
+ * the point just corrected (whose residual set its loads). A corrector
+ * that lands on a branch two modes further leaves det J's sign as it was
+ * (the column at 40 times its critical load ended on a state with 2
+ * unstable directions in the plane, the stable curled one missed); the
+ * count sees it. 3D paths watch det J. */
+static int path_stability(void *user, const double *x, double lambda) {
+  kr_path_loads *pl = user;
+  if (!pl->k->planar)
+    return -1;
+  apply_loads(pl, lambda);
+  return stability(pl->k, x).in;
+}
+
 /* ---- the solve ------------------------------------------------------- */
 
 /* Follow the path of pl from x (a solution at lambda = 0) to lambda = 1;
@@ -323,7 +337,8 @@ static int follow(kr_path_loads *pl, double *x, rod_step_stats *st,
   rod_path_options o = rod_path_default_options();
   o.tolerance = k->sc.solver.tolerance;
   o.max_steps = k->sc.solver.max_iterations;
-  rod_path_problem pb = {.n = 6, .residual = path_residual, .user = pl};
+  rod_path_problem pb = {
+      .n = 6, .residual = path_residual, .user = pl, .index = path_stability};
   int s = rod_path_solve(p, &pb, x, &o, ps);
   rod_path_free(p);
   /* a sweep with k tangents counts 1 + k (6 with the planar path's 3) */
