@@ -132,6 +132,10 @@ START_TEST(bad_contact) {
   expect_bad(args, "obstacle.s", "contains the clamp");
   expect_bad("run good.ini --set 'plane.point=0 0 -0.1'", "solver.backend",
              "[plane]");
+  char err[1024]; /* the rod's static state with contact is solved */
+  ck_assert_int_eq(
+      rodsim("static good.ini --set 'plane.point=0 0 -0.01'", err, sizeof err),
+      0);
   expect_bad("run good.ini --set solver.backend=rfem --set "
              "'plane.point=0 0 -0.1'",
              "rfem.integrator", "rk45 or rk4");

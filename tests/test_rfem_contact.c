@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/v3.h"
+#include "elastica.h"
 #include "rfem/rfem.h"
 #include "rfem/rfem_contact.h"
 #include "rod/sim.h"
@@ -237,62 +238,6 @@ START_TEST(rod_on_table_heavy_elastica) {
                 e_prev);
 }
 END_TEST
-
-/* The planar heavy elastica clamped horizontally at height h over a
- * frictionless table and lying on it from s = a (the independent
- * reference): no horizontal force anywhere, the vertical internal force
- * P - q (a - s) with P the touchdown's point force, EI theta'' =
- * -cos(theta) (P - q (a - s)); at a theta = theta' = z = 0, at the clamp
- * theta = 0, z = h. Shooting from a back to the clamp (RK4, n steps,
- * error O(n^-4)) with Newton on (P, a) from the small-deflection answer.
- * out: a, the clamp moment and vertical force. */
-static void shoot_table(double EI, double q, double P, double a, int n,
-                        double y[3]) {
-  const double du = a / n;
-  y[0] = y[1] = y[2] = 0; /* theta, theta', z from the touchdown back */
-  for (int i = 0; i < n; i++) {
-    double k[4][3], t[3];
-    for (int st = 0; st < 4; st++) {
-      const double c = st == 0 ? 0 : (st == 3 ? 1 : 0.5);
-      const double u = (i + c) * du;
-      for (int j = 0; j < 3; j++)
-        t[j] = y[j] + (st ? c * du * k[st - 1][j] : 0);
-      k[st][0] = -t[1];
-      k[st][1] = cos(t[0]) * (P - q * u) / EI;
-      k[st][2] = -sin(t[0]);
-    }
-    for (int j = 0; j < 3; j++)
-      y[j] += du / 6 * (k[0][j] + 2 * k[1][j] + 2 * k[2][j] + k[3][j]);
-  }
-}
-
-static void heavy_on_table(double EI, double q, double h, double out[3]) {
-  enum { N = 4000 };
-  double a = pow(72 * EI * h / q, 0.25), P = q * a / 3, y[3];
-  for (int it = 0; it < 30; it++) {
-    shoot_table(EI, q, P, a, N, y);
-    const double F0 = y[0], F1 = y[2] - h;
-    if (fabs(F0) < 1e-14 && fabs(F1) < 1e-14 * h)
-      break;
-    double Jm[2][2], yp[3], ym[3];
-    const double dP = 1e-6 * q * a, da = 1e-6 * a;
-    shoot_table(EI, q, P + dP, a, N, yp);
-    shoot_table(EI, q, P - dP, a, N, ym);
-    Jm[0][0] = (yp[0] - ym[0]) / (2 * dP);
-    Jm[1][0] = (yp[2] - ym[2]) / (2 * dP);
-    shoot_table(EI, q, P, a + da, N, yp);
-    shoot_table(EI, q, P, a - da, N, ym);
-    Jm[0][1] = (yp[0] - ym[0]) / (2 * da);
-    Jm[1][1] = (yp[2] - ym[2]) / (2 * da);
-    const double det = Jm[0][0] * Jm[1][1] - Jm[0][1] * Jm[1][0];
-    P -= (Jm[1][1] * F0 - Jm[0][1] * F1) / det;
-    a -= (-Jm[1][0] * F0 + Jm[0][0] * F1) / det;
-  }
-  shoot_table(EI, q, P, a, N, y);
-  out[0] = a;
-  out[1] = fabs(EI * y[1]);
-  out[2] = q * a - P;
-}
 
 /* Large deflection: a 2 m rod ten times softer clamped 0.3 m above the
  * table (its contact-free equilibrium is not found: the rod would hang far

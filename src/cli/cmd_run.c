@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/scenario_contact.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
 
@@ -213,6 +214,11 @@ static int run_common(int argc, char **argv, bool static_only) {
     return rc;
   cli_warn_sampling(&sc);
   rod_error err = {{0}, {0}, {0}, 0};
+  if (!static_only &&
+      rod_scenario_check_contact_motion(&sc, sc.source, &err) != ROD_OK) {
+    cli_print_error(&err);
+    return CLI_BAD_INPUT;
+  }
   rod_sim *sim;
   if (rod_sim_create(&sc, &sim, &err) != ROD_OK) {
     cli_print_error(&err);

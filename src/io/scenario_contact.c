@@ -43,12 +43,8 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
                          "a clamp moved along a table with contact (%s) is "
                          "not supported by this build",
                          body);
-  if (sc->solver.backend == ROD_BACKEND_KIRCHHOFF)
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
-                         "contact (%s) is solved by solver.backend = rfem "
-                         "only in this build",
-                         body);
-  if (sc->rfem.integrator == ROD_RFEM_GENALPHA)
+  if (sc->solver.backend == ROD_BACKEND_RFEM &&
+      sc->rfem.integrator == ROD_RFEM_GENALPHA)
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "rfem.integrator",
                          "contact (%s) with generalized-alpha is not "
                          "supported by this build (its contact forces can "
@@ -56,4 +52,17 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
                          "rk45 or rk4",
                          body);
   return ROD_OK;
+}
+
+int rod_scenario_check_contact_motion(const rod_scenario *sc, const char *file,
+                                      rod_error *err) {
+  if ((!sc->plane.enabled && sc->obstacles.count == 0) ||
+      sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
+    return ROD_OK;
+  char label[96];
+  return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
+                       "contact (%s) in time is solved by solver.backend = "
+                       "rfem only in this build (rodsim static solves the "
+                       "rod's static state with contact)",
+                       first_body(sc, label, sizeof label));
 }

@@ -44,6 +44,9 @@ typedef struct {
   double kinetic, elastic, gravity; /* J */
 } kr_energy;
 
+/* Contact with the scenario's bodies (kirchhoff_contact.c). */
+typedef struct kr_contact kr_contact;
+
 typedef struct rod_kirchhoff {
   rod_scenario sc;
   rod_model model;
@@ -157,6 +160,9 @@ typedef struct rod_kirchhoff {
   bool have_jacobian_c0;
   double jacobian_c0;              /* c0 the stored Jacobian belongs to */
   rod_static_report static_report; /* how the static state was found */
+  kr_contact *contact;             /* NULL: the scenario has no bodies */
+  double *contact_jump; /* N, nodes x 3, world: the contact force at each
+                           node, where n jumps by -F; NULL without bodies */
 
   /* Runge-Kutta schemes in time (time.scheme != bdf-alpha;
    * kirchhoff_dirk.c): the table, the one for a start without a known
@@ -273,6 +279,25 @@ void kr_tip_body_dirk_accept(rod_kirchhoff *k, const rod_dirk_table *T);
  * rod's end (m, world). */
 void kr_tip_body_energy(const rod_kirchhoff *k, const double *y,
                         const double p[3], double *kinetic, double *gravity);
+
+/* kirchhoff_contact.c: contact as a distributed force (docs/contact.md) */
+int kr_contact_create(rod_kirchhoff *k); /* k->contact NULL without bodies */
+void kr_contact_free(kr_contact *c);
+/* The contact forces lie in the x-z plane. */
+bool kr_contact_planar(const rod_kirchhoff *k);
+/* The static state with contact from x and the current contact forces
+ * (loads set, the static coefficients): x receives the solution, the last
+ * sweep is at it. */
+int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st);
+/* Contact forces set to zero; saved with the last sweep's positions and
+ * restored (a failed load step); the largest move of a node (m) of the
+ * last sweep since the save. */
+void kr_contact_reset(rod_kirchhoff *k);
+void kr_contact_save(rod_kirchhoff *k);
+void kr_contact_restore(rod_kirchhoff *k);
+double kr_contact_moved(const rod_kirchhoff *k);
+/* The contact fields of a sample. */
+void kr_contact_sample(rod_kirchhoff *k, rod_sample *out);
 
 /* kirchhoff_post.c: energies and history records of a converged step */
 void kr_quadratures(rod_kirchhoff *k);

@@ -13,6 +13,8 @@ static void destroy(void *self) {
   if (!k)
     return;
   rod_shooting_free(k->shoot);
+  kr_contact_free(k->contact);
+  free(k->contact_jump);
   rod_inputs_free(k->inputs);
   rod_mshoot_free(k->mshoot);
   free(k->yref);
@@ -299,6 +301,10 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
   kr_set_precurvature(k);
+  if (kr_contact_create(k) != ROD_OK) {
+    destroy(k);
+    return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
+  }
   *self = k;
   return ROD_OK;
 }
@@ -606,6 +612,8 @@ static int step(void *self, double t, rod_step_stats *st) {
   const rod_scenario *sc = &k->sc;
   const double dt = sc->time.dt;
   const bool first = k->steps == 0;
+  if (k->contact) /* refused by the scenario's checks */
+    return ROD_EUNSUPPORTED;
   if (k->scheme)
     return kr_dirk_step(k, t, st);
   rod_bdf_coeffs c = kr_step_coefficients(k);
@@ -658,6 +666,8 @@ static int sample(void *self, rod_sample *out) {
   out->kinetic = k->energy.kinetic;
   out->elastic = k->energy.elastic;
   out->gravity = k->energy.gravity;
+  if (k->contact)
+    kr_contact_sample(k, out);
   return ROD_OK;
 }
 

@@ -27,6 +27,10 @@
  * decides. */
 static const double kr_direct_ratio = 0.5;
 
+/* The largest load step of the path with contact, and the largest move
+ * of a point in one step, relative to the length (contact_path). */
+static const double kr_contact_load_step = 0.1, kr_contact_path_move = 0.05;
+
 /* The loads the path scales: lambda (loading) or, for the release of an
  * imperfection, the full loads and (1 - lambda) of the imperfection. */
 typedef struct {
@@ -389,7 +393,12 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   v3_scale(f, ROD_STATIC_IMPERFECTION * load, dir);
 }
 
-static void finish(rod_kirchhoff *k, const double *x) {
+static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  if (k->contact) { /* the rod pressed against the bodies it would enter */
+    int s = kr_contact_static(k, x, st);
+    if (s != ROD_OK)
+      return s;
+  }
   kr_postprocess(k);
   kr_rest_history(k);
   kr_tip_body_rest(k);
@@ -402,6 +411,43 @@ static void finish(rod_kirchhoff *k, const double *x) {
   k->time = 0.0;
   k->steps = 0;
   k->have_jacobian_c0 = false;
+  return ROD_OK;
+}
+
+/* Loads grown in steps with contact at each, from the unloaded rod: a rod
+ * that would hang through a table may have no equilibrium short of it. A
+ * step is halved when its contact problem fails or when a point moves
+ * more than kr_contact_path_move of the length in it (the rod then lands
+ * as it would in a slow loading, not wherever the full loads' free shape
+ * would drop it: a long soft rod loaded at once curled under itself). */
+static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
+  rod_kirchhoff *k = pl->k;
+  double x[6] = {0}, xa[6], f = 0, df = kr_contact_load_step;
+  kr_contact_reset(k);
+  apply_loads(pl, 0.0);
+  int s = kr_contact_static(k, x, st);
+  if (s != ROD_OK)
+    return s;
+  kr_contact_save(k);
+  while (f < 1.0) {
+    const double fn = fmin(1.0, f + df);
+    memcpy(xa, x, sizeof xa);
+    apply_loads(pl, fn);
+    s = kr_contact_static(k, x, st);
+    if (s == ROD_OK &&
+        kr_contact_moved(k) <= kr_contact_path_move * k->model.length) {
+      f = fn;
+      df = fmin(2.0 * df, kr_contact_load_step);
+      kr_contact_save(k);
+      continue;
+    }
+    memcpy(x, xa, sizeof xa);
+    kr_contact_restore(k);
+    df *= 0.5;
+    if (df < 1e-6)
+      return s == ROD_OK ? ROD_ENOCONV : s;
+  }
+  return finish(k, x, st);
 }
 
 int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
@@ -428,14 +474,15 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
     sb = stability(k, x);
     if (sb.index == 0) {
       rep->stable = 1;
-      finish(k, x);
-      return ROD_OK;
+      return finish(k, x, st);
     }
   }
 
   /* the loading path from the unloaded rod */
   kr_path_loads pl;
   save_loads(&pl, k);
+  if (k->contact)
+    return contact_path(&pl, st);
   rod_path_stats ps;
   memset(x, 0, sizeof x);
   status = follow(&pl, x, st, &ps);
@@ -491,6 +538,5 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
              "; the rod and loads lie in a plane other than x-z: turn "
              "them into x-z");
   }
-  finish(k, x);
-  return ROD_OK;
+  return finish(k, x, st);
 }

@@ -187,5 +187,7 @@ bool kr_planar_symmetric(const rod_kirchhoff *k) {
   if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
       k->base_w[0] != 0 || k->base_w[2] != 0)
     return false;
+  if (k->contact && !kr_contact_planar(k))
+    return false;
   return k->history_planar;
 }

@@ -171,6 +171,7 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
   sweep_init(&sw, k);
   double *node_y = k->node_y;
   const int *node_point = k->node_point;
+  const double *contact = k->contact_jump;
   for (int j = a; j < b; j++) {
     if (rk4)
       rk4_step(&sw, j, y, nk, planar, general);
@@ -178,6 +179,8 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
       euler_step(&sw, j, y, nk, planar, general);
     if (node_point[j + 1] >= 0)
       apply_jump(k, node_point[j + 1], y);
+    if (contact) /* a contact force at the node: n jumps by -F */
+      v3_axpy(y + ROD_Y_N, -1.0, contact + 3 * (size_t)(j + 1));
     memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
   }
 }

@@ -260,6 +260,16 @@ bool rod_guard_balance(const rod_scenario *sc, const rod_model *m,
       scale_M += fabs(f) * sc->impulse.position;
     }
   }
+  if (s->contact_force) /* the bodies' forces at the points */
+    for (int i = 0; i < s->points; i++) {
+      const double *f = s->contact_force + 3 * i;
+      v3_add(F, F, f);
+      v3_sub(arm, s->position + 3 * i, p0);
+      v3_cross(t, arm, f);
+      v3_add(M, M, t);
+      scale_F += v3_norm(f);
+      scale_M += v3_norm(t);
+    }
   double dF[3], dM[3];
   v3_sub(dF, s->force, F);
   v3_sub(dM, s->moment, M);

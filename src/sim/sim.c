@@ -10,6 +10,7 @@
 #include "core/model.h"
 #include "core/v3.h"
 #include "integrators/dirk.h"
+#include "io/scenario_contact.h"
 #include "rod/logger.h"
 #include "sim/backend.h"
 #include "sim/dense.h"
@@ -578,6 +579,10 @@ int rod_sim_step(rod_sim *sim) {
     if (st != ROD_OK)
       return st;
   }
+  if (rod_scenario_check_contact_motion(&sim->sc, sim->sc.source, &sim->err) !=
+      ROD_OK)
+    return fail(sim, ROD_EUNSUPPORTED, "solver.backend", "%s",
+                sim->err.message);
   const int i = sim->step + 1;
   double t = i * sim->sc.time.dt;
   rod_step_stats st;

@@ -1,0 +1,391 @@
+/* Contact of the Kirchhoff/Cosserat rod with the scenario's bodies
+ * (docs/contact.md): the distributed contact force fbar(s) of the rod's
+ * equations (Till & Rucker 2017, eq. 4: n_s = ... - f) lumped at the grid
+ * nodes, a force F_i n_i >= 0 at node i along the outward normal n_i of
+ * the body it touches (the trapezoidal rule of fbar; n jumps by -F_i n_i
+ * there, as at a point load). The conditions are Signorini's at the nodes,
+ * gap_i >= 0 _|_ F_i >= 0: an exact active set, no penalty, so a pressed
+ * node lies on the body to the contact tolerance solver.tolerance x
+ * rod.length.
+ *
+ * Statics: Newton on the complementarity problem. At the forces F the rod
+ * is solved (shooting), and the gaps respond to a change dF through the
+ * compliance C = d gap / d F of the rod's equilibrium (symmetric,
+ * Maxwell-Betti), so the next forces solve the linear complementarity
+ * problem gap + C (F' - F) >= 0 _|_ F' >= 0 (the frictionless dual,
+ * contact_dual.c). Column i of C is the linearised response to a force at
+ * node i: one Newton step of the shooting with the Jacobian at the
+ * solution, dx = -J^-1 r(x, F +- d e_i), and the gaps of the sweep at
+ * x + dx, by central differences (four sweeps per column). */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact.h"
+#include "kirchhoff/kirchhoff.h"
+
+struct kr_contact {
+  rod_contact_world world;
+  double tol;             /* m: contact tolerance */
+  double margin;          /* m: nodes closer than this are candidates */
+  int nodes;              /* grid nodes */
+  double *lambda;         /* N, nodes: the normal force at each node */
+  double *saved;          /* N, nodes: kr_contact_save's copy */
+  double *saved_pos;      /* m, nodes x 3: the positions then */
+  double *normal;         /* nodes x 3: the direction it pushes (world) */
+  double *gap;            /* m, nodes: smallest gap over the bodies */
+  double *gnorm;          /* nodes x 3: the normal of the nearest body */
+  int *cand;              /* the candidate nodes of the current problem */
+  double *C, *b, *l, *g0; /* candidates^2, candidates x 3 */
+  double *V, *ev, *work;  /* model_matrix: eigenvectors, values, LAPACK's */
+  int lwork;
+  rod_contact_solver *solver;
+  double *out_force;       /* N, nodes x 3: lumped at the nodes */
+  signed char *out_active; /* nodes */
+  double gap_min;          /* m */
+};
+
+void kr_contact_free(kr_contact *c) {
+  if (!c)
+    return;
+  free(c->lambda);
+  free(c->saved);
+  free(c->saved_pos);
+  free(c->normal);
+  free(c->gap);
+  free(c->gnorm);
+  free(c->cand);
+  free(c->C);
+  free(c->b);
+  free(c->l);
+  free(c->g0);
+  free(c->V);
+  free(c->ev);
+  free(c->work);
+  rod_contact_solver_free(c->solver);
+  free(c->out_force);
+  free(c->out_active);
+  free(c);
+}
+
+int kr_contact_create(rod_kirchhoff *k) {
+  k->contact = NULL;
+  rod_contact_world w;
+  rod_contact_world_init(&w, &k->sc);
+  if (w.count == 0)
+    return ROD_OK;
+  kr_contact *c = calloc(1, sizeof *c);
+  if (!c)
+    return ROD_ENOMEM;
+  const size_t N = (size_t)k->nodes;
+  c->world = w;
+  c->nodes = k->nodes;
+  c->tol = k->sc.solver.tolerance * k->sc.rod.length;
+  c->margin = 2.0 * w.rod_radius;
+  c->lambda = calloc(N, sizeof(double));
+  c->saved = calloc(N, sizeof(double));
+  c->saved_pos = calloc(3 * N, sizeof(double));
+  c->normal = calloc(3 * N, sizeof(double));
+  c->gap = calloc(N, sizeof(double));
+  c->gnorm = calloc(3 * N, sizeof(double));
+  c->cand = calloc(N, sizeof(int));
+  c->C = calloc(N * N, sizeof(double));
+  c->b = calloc(N, sizeof(double));
+  c->l = calloc(N, sizeof(double));
+  c->g0 = calloc(N, sizeof(double));
+  c->V = calloc(N * N, sizeof(double));
+  c->ev = calloc(N, sizeof(double));
+  c->lwork = 34 * (int)N; /* dsyev: (nb + 2) N, nb the block size */
+  c->work = calloc((size_t)c->lwork, sizeof(double));
+  c->solver = rod_contact_solver_alloc((int)N, 1);
+  c->out_force = calloc(3 * N, sizeof(double));
+  c->out_active = calloc(N, sizeof(signed char));
+  k->contact = c;
+  k->contact_jump = calloc(3 * N, sizeof(double));
+  if (!k->contact_jump || !c->lambda || !c->saved || !c->saved_pos ||
+      !c->normal || !c->gap || !c->gnorm || !c->cand || !c->C || !c->b ||
+      !c->l || !c->g0 || !c->V || !c->ev || !c->work || !c->solver ||
+      !c->out_force || !c->out_active)
+    return ROD_ENOMEM;
+  return ROD_OK;
+}
+
+/* The nodes' forces into the sweeps' jumps. */
+static void apply_forces(rod_kirchhoff *k) {
+  const kr_contact *c = k->contact;
+  for (int i = 0; i < k->nodes; i++)
+    v3_scale(k->contact_jump + 3 * i, c->lambda[i], c->normal + 3 * i);
+}
+
+bool kr_contact_planar(const rod_kirchhoff *k) {
+  for (int i = 0; i < k->nodes; i++)
+    if (k->contact_jump[3 * i + 1] != 0)
+      return false;
+  return true;
+}
+
+/* The gaps of the last sweep's nodes (its quadratures integrated): the
+ * smallest over the bodies, its normal, and the smallest of all. */
+static void node_gaps(rod_kirchhoff *k) {
+  kr_contact *c = k->contact;
+  kr_quadratures(k);
+  c->gap_min = INFINITY;
+  for (int i = 0; i < k->nodes; i++) {
+    const double *p = k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
+    c->gap[i] = INFINITY;
+    for (int b = 0; b < c->world.count; b++) {
+      double n[3];
+      const double d =
+          rod_obstacle_distance(&c->world.item[b], p, n) - c->world.rod_radius;
+      if (d < c->gap[i]) {
+        c->gap[i] = d;
+        v3_copy(c->gnorm + 3 * i, n);
+      }
+    }
+    c->gap_min = fmin(c->gap_min, c->gap[i]);
+  }
+}
+
+/* The shooting's tolerance (scaled residual) in the contact problems. */
+static const double kr_contact_shooting = 1e-12;
+
+/* Solve the rod at the current forces from x (the shooting's options);
+ * the last sweep at the solution, its gaps evaluated. */
+static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  apply_forces(k);
+  kr_set_planar(k);
+  rod_lm_options o = kr_shooting_options(k);
+  /* the gaps to rounding: they decide the forces through the inverse
+   * compliance */
+  o.tolerance = fmin(o.tolerance, kr_contact_shooting);
+  rod_shooting_stats ss;
+  int s = rod_shooting_solve(k->shoot, x, &o, &ss);
+  kr_add_stats(st, &ss);
+  if (s != ROD_OK)
+    return s;
+  double r[6];
+  s = rod_shooting_residual(k->shoot, x, r);
+  st->integrations += 1;
+  if (s == ROD_OK)
+    node_gaps(k);
+  return s;
+}
+
+/* True when the forces meet the contact conditions at the last sweep. */
+static bool complementary(const kr_contact *c) {
+  for (int i = 1; i < c->nodes; i++) {
+    if (c->gap[i] < -c->tol)
+      return false;
+    if (c->lambda[i] > 0 && c->gap[i] > c->tol)
+      return false;
+  }
+  return true;
+}
+
+/* Compliance of the candidates at the solution x (forces applied, last
+ * sweep at x): C[a + m b] = d gap_a / d F_b along the normals. */
+static int compliance(rod_kirchhoff *k, const double *x, int m,
+                      rod_step_stats *st) {
+  kr_contact *c = k->contact;
+  double r[6], J[36], dx[6], xt[6];
+  lapack_int ipiv[6];
+  int s = rod_shooting_jacobian(k->shoot, x, r, J);
+  st->integrations += 7;
+  if (s != ROD_OK)
+    return s;
+  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, 6, 6, J, 6, ipiv) != 0)
+    return ROD_ESING;
+  /* a force that bends the rod by about 1e-5 of its length at its tip:
+   * the central differences' error is then 1e-10 of the response, the
+   * rounding's about 1e-10 too */
+  const double L = k->model.length;
+  const double d = 1e-5 * 3.0 * k->model.K[0] / (L * L);
+  for (int bi = 0; bi < m && s == ROD_OK; bi++) {
+    const int i = c->cand[bi];
+    const double l0 = c->lambda[i];
+    for (int side = 0; side < 2 && s == ROD_OK; side++) {
+      c->lambda[i] = l0 + (side ? -d : d);
+      apply_forces(k);
+      s = rod_shooting_residual(k->shoot, x, r);
+      if (s != ROD_OK)
+        break;
+      for (int j = 0; j < 6; j++)
+        dx[j] = -r[j];
+      LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', 6, 1, J, 6, ipiv, dx, 6);
+      for (int j = 0; j < 6; j++)
+        xt[j] = x[j] + dx[j];
+      s = rod_shooting_residual(k->shoot, xt, r);
+      st->integrations += 2;
+      if (s != ROD_OK)
+        break;
+      kr_quadratures(k);
+      for (int a = 0; a < m; a++) {
+        const int na = c->cand[a];
+        const double *p = k->node_y + (size_t)na * KR_NODE + ROD_NY + ROD_Q_P;
+        double n[3], best = INFINITY;
+        for (int bo = 0; bo < c->world.count; bo++)
+          best = fmin(best, rod_obstacle_distance(&c->world.item[bo], p, n) -
+                                c->world.rod_radius);
+        /* central differences: the response's quadratic part cancels */
+        c->C[a + (size_t)m * bi] =
+            side ? (c->C[a + (size_t)m * bi] - best) / (2.0 * d) : best;
+      }
+    }
+    c->lambda[i] = l0;
+  }
+  apply_forces(k); /* the forces as they were */
+  if (s != ROD_OK)
+    return s;
+  for (int a = 0; a < m; a++) /* the symmetric part (Maxwell-Betti) */
+    for (int bi = 0; bi < a; bi++) {
+      const double v =
+          0.5 * (c->C[a + (size_t)m * bi] + c->C[bi + (size_t)m * a]);
+      c->C[a + (size_t)m * bi] = c->C[bi + (size_t)m * a] = v;
+    }
+  return ROD_OK;
+}
+
+/* The smallest eigenvalue of the Newton model, relative to the largest. */
+static const double kr_contact_floor = 1e-9;
+
+/* The compliance C (m x m, symmetric) as the Newton model M: its
+ * eigenvalues raised to at least kr_contact_floor of the largest. The
+ * compliance of a smooth kernel has eigenvalues falling like the fourth
+ * power of their order; the smallest are differences' rounding, of
+ * either sign, and the model's solution must not follow them. */
+static int model_matrix(kr_contact *c, int m) {
+  double *V = c->V, *ev = c->ev;
+  memcpy(V, c->C, (size_t)m * m * sizeof(double));
+  if (LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'V', 'L', m, V, m, ev, c->work,
+                         c->lwork) != 0)
+    return ROD_ESING;
+  const double floor = kr_contact_floor * fmax(ev[m - 1], 0.0);
+  if (!(floor > 0))
+    return ROD_ESING;
+  memset(c->C, 0, (size_t)m * m * sizeof(double));
+  for (int e = 0; e < m; e++) {
+    const double lam = fmax(ev[e], floor);
+    for (int b = 0; b < m; b++) {
+      const double vb = lam * V[b + (size_t)m * e];
+      for (int a = 0; a < m; a++)
+        c->C[a + (size_t)m * b] += V[a + (size_t)m * e] * vb;
+    }
+  }
+  return ROD_OK;
+}
+
+/* The forces have settled when an update changed none by more than this
+ * times their sum: the gaps alone decide them only to the contact
+ * tolerance over the compliance, which on a soft rod is 1e-4 of them. */
+static const double kr_contact_settle = 1e-8;
+
+int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  kr_contact *c = k->contact;
+  const int max_it = k->sc.solver.max_iterations;
+  int s = solve_at(k, x, st);
+  if (s != ROD_OK)
+    return s;
+  double change = 0; /* N: the last update's largest change */
+  for (int it = 0;; it++) {
+    double total = 0;
+    for (int i = 0; i < c->nodes; i++)
+      total += c->lambda[i];
+    if (complementary(c) && change <= kr_contact_settle * total)
+      return ROD_OK;
+    if (it >= max_it)
+      return ROD_ENOCONV;
+    /* the candidates: pressed nodes and nodes near or inside a body (the
+     * clamp's node cannot move) */
+    int m = 0;
+    for (int i = 1; i < c->nodes; i++)
+      if (c->lambda[i] > 0 || c->gap[i] < c->margin) {
+        c->cand[m++] = i;
+        if (c->lambda[i] == 0)
+          v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
+      }
+    s = compliance(k, x, m, st);
+    if (s != ROD_OK)
+      return s;
+    /* gap + M (F' - F) >= 0 _|_ F' >= 0, i.e. min 1/2 F'^T M F' + b^T F'
+     * with M the compliance made positive definite (model_matrix), F the
+     * nodes' forces; the fixed point F' = F meets the contact conditions
+     * whatever M is */
+    s = model_matrix(c, m);
+    if (s != ROD_OK)
+      return s;
+    for (int a = 0; a < m; a++) {
+      double v = c->gap[c->cand[a]];
+      for (int bi = 0; bi < m; bi++)
+        v -= c->C[a + (size_t)m * bi] * c->lambda[c->cand[bi]];
+      c->b[a] = v;
+    }
+    rod_contact_stats cs;
+    s = rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+    if (s != ROD_OK)
+      return s;
+    /* the full step, halved while the rod does not solve there */
+    double x0[6];
+    memcpy(x0, x, sizeof x0);
+    for (int a = 0; a < m; a++)
+      c->g0[a] = c->lambda[c->cand[a]];
+    double step = 1.0;
+    change = 0;
+    for (int a = 0; a < m; a++)
+      change = fmax(change, fabs(c->l[a] - c->g0[a]));
+    for (;;) {
+      for (int a = 0; a < m; a++)
+        c->lambda[c->cand[a]] = c->g0[a] + step * (c->l[a] - c->g0[a]);
+      s = solve_at(k, x, st);
+      if (s == ROD_OK)
+        break;
+      memcpy(x, x0, sizeof x0);
+      step *= 0.5;
+      if (step < 1e-3)
+        return s;
+    }
+  }
+}
+
+void kr_contact_reset(rod_kirchhoff *k) {
+  memset(k->contact->lambda, 0, (size_t)k->nodes * sizeof(double));
+  apply_forces(k);
+}
+
+void kr_contact_save(rod_kirchhoff *k) {
+  kr_contact *c = k->contact;
+  memcpy(c->saved, c->lambda, (size_t)k->nodes * sizeof(double));
+  for (int i = 0; i < k->nodes; i++)
+    v3_copy(c->saved_pos + 3 * i,
+            k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P);
+}
+
+double kr_contact_moved(const rod_kirchhoff *k) {
+  const kr_contact *c = k->contact;
+  double m = 0;
+  for (int i = 0; i < k->nodes; i++) {
+    double d[3];
+    v3_sub(d, k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P,
+           c->saved_pos + 3 * i);
+    m = fmax(m, v3_norm(d));
+  }
+  return m;
+}
+
+void kr_contact_restore(rod_kirchhoff *k) {
+  kr_contact *c = k->contact;
+  memcpy(c->lambda, c->saved, (size_t)k->nodes * sizeof(double));
+  apply_forces(k);
+}
+
+void kr_contact_sample(rod_kirchhoff *k, rod_sample *out) {
+  kr_contact *c = k->contact;
+  for (int i = 0; i < k->nodes; i++) {
+    v3_scale(c->out_force + 3 * i, c->lambda[i], c->normal + 3 * i);
+    c->out_active[i] = c->lambda[i] > 0;
+  }
+  out->contact_force = c->out_force;
+  out->contact_active = c->out_active;
+  out->contact_gap_min = c->gap_min;
+  out->dissipated_contact = 0.0;
+}
