@@ -36,8 +36,12 @@ typedef struct {
                           the node set stays the same */
   const double *drift_ref; /* nnodes x ny: the drift test's reference, also
                               the start of the nodes it places; NULL: yref */
-  int attempts; /* solves with ever finer spacing before giving up; <= 0:
-                   5 */
+  int attempts;      /* solves with ever finer spacing before giving up; <= 0:
+                        5 */
+  bool fold_updates; /* an explicit inverse (small systems) takes each
+                        Broyden update into itself, H += a b^T, and is kept
+                        until convergence slows, instead of holding at most
+                        ROD_MSHOOT_UPDATES updates beside it */
 } rod_mshoot_options;
 
 typedef struct rod_mshoot rod_mshoot;

@@ -274,6 +274,158 @@ START_TEST(active_directions_modified) {
 }
 END_TEST
 
+/* A nonlinear model problem for the Broyden updates: y'' = lambda^2 y
+ * (1 + y^2) on [0, 1], y(0) = a, y(1) = 0; states and tangents by RK4
+ * together (the tangents' coefficient 1 + 3 y^2 follows the state). */
+typedef struct {
+  model m;
+  double a;
+} cubic_model;
+
+static void start_cubic(void *user, const double *x, double *y0, double *dy0) {
+  const cubic_model *c = user;
+  y0[0] = c->a;
+  y0[1] = x[0];
+  if (dy0) {
+    dy0[0] = 0.0;
+    dy0[1] = 1.0;
+  }
+}
+
+static void cubic_rhs(double l2, const double *z, int k, double *f) {
+  f[0] = z[1];
+  f[1] = l2 * z[0] * (1 + z[0] * z[0]);
+  for (int v = 0; v < k; v++) {
+    f[2 + 2 * v] = z[3 + 2 * v];
+    f[3 + 2 * v] = l2 * (1 + 3 * z[0] * z[0]) * z[2 + 2 * v];
+  }
+}
+
+static int propagate_cubic(void *user, int a, int b, double *y, int k,
+                           double *dy) {
+  cubic_model *c = user;
+  const double l2 = c->m.lambda * c->m.lambda;
+  const int n = 2 + 2 * k;
+  double z[6], f[4][6], t[6];
+  memcpy(z, y, 2 * sizeof(double));
+  memcpy(z + 2, dy, (size_t)(2 * k) * sizeof(double));
+  for (int j = a; j < b; j++) {
+    const double h = c->m.s[j + 1] - c->m.s[j];
+    cubic_rhs(l2, z, k, f[0]);
+    for (int i = 0; i < n; i++)
+      t[i] = z[i] + h / 2 * f[0][i];
+    cubic_rhs(l2, t, k, f[1]);
+    for (int i = 0; i < n; i++)
+      t[i] = z[i] + h / 2 * f[1][i];
+    cubic_rhs(l2, t, k, f[2]);
+    for (int i = 0; i < n; i++)
+      t[i] = z[i] + h * f[2][i];
+    cubic_rhs(l2, t, k, f[3]);
+    for (int i = 0; i < n; i++)
+      z[i] += h / 6 * (f[0][i] + 2 * f[1][i] + 2 * f[2][i] + f[3][i]);
+  }
+  memcpy(y, z, 2 * sizeof(double));
+  memcpy(dy, z + 2, (size_t)(2 * k) * sizeof(double));
+  return isfinite(z[0]) && isfinite(z[1]) ? 0 : 1;
+}
+
+/* Sum over i of |(J^-1)_{0 i}|: how far a residual of infinity norm 1
+ * moves the first unknown. J (n x n, column-major) is overwritten. */
+static double first_row_of_inverse(double *J, int n) {
+  /* solve J^T z = e_0 by Gaussian elimination with partial pivoting */
+  double A[64 * 64], z[64];
+  ck_assert_int_le(n, 64);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      A[i * n + j] = J[(size_t)i * n + j]; /* row i of J^T: column i */
+    z[i] = i == 0;
+  }
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++)
+      if (fabs(A[r * n + c]) > fabs(A[p * n + c]))
+        p = r;
+    for (int j = 0; j < n; j++) {
+      double w = A[c * n + j];
+      A[c * n + j] = A[p * n + j];
+      A[p * n + j] = w;
+    }
+    double w = z[c];
+    z[c] = z[p];
+    z[p] = w;
+    for (int r = c + 1; r < n; r++) {
+      double f = A[r * n + c] / A[c * n + c];
+      for (int j = c; j < n; j++)
+        A[r * n + j] -= f * A[c * n + j];
+      z[r] -= f * z[c];
+    }
+  }
+  double sum = 0;
+  for (int c = n - 1; c >= 0; c--) {
+    for (int j = c + 1; j < n; j++)
+      z[c] -= A[c * n + j] * z[j];
+    z[c] /= A[c * n + c];
+    sum += fabs(z[c]);
+  }
+  return sum;
+}
+
+/* Broyden updates folded into the explicit inverse
+ * (rod_mshoot_options.fold_updates) over a series of solves that reuse
+ * the Jacobian (as the stages of a time step do): every solution within
+ * what the tolerance leaves open of a tightly solved one (the residual
+ * tolerance through the first row of J^-1 at the solution), and fewer
+ * Jacobians than with at most ROD_MSHOOT_UPDATES updates held. */
+START_TEST(folded_updates_reach_the_solution) {
+  const double lambda = 20.0, tol = 1e-8;
+  cubic_model c;
+  rod_bvp bvp = model_bvp(&c.m, lambda);
+  bvp.start = start_cubic;
+  bvp.propagate = propagate_cubic;
+  bvp.user = &c;
+  const double scale[2] = {1.0, lambda};
+  static double yref[2 * NODES];
+  int jacobians[2] = {0, 0};
+  for (int fold = 0; fold < 2; fold++) {
+    rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
+    rod_mshoot *tight = rod_mshoot_alloc(&bvp, scale, 60);
+    double x = -lambda;
+    for (int j = 0; j < 40; j++) {
+      c.a = 0.6 + 0.02 * j;
+      for (int g = 0; g < NODES; g++) { /* the linear problem's solution */
+        double s = c.m.s[g];
+        yref[2 * g] = c.a * sinh(lambda * (1 - s)) / sinh(lambda);
+        yref[2 * g + 1] = -lambda * c.a * cosh(lambda * (1 - s)) / sinh(lambda);
+      }
+      rod_mshoot_options o = {.spacing = 20,
+                              .tolerance = tol,
+                              .max_iterations = 50,
+                              .reuse_jacobian = true,
+                              .fold_updates = fold};
+      rod_shooting_stats st;
+      ck_assert_int_eq(rod_mshoot_solve(ms, &x, yref, &o, &st), ROD_OK);
+      jacobians[fold] += st.jacobians;
+      rod_mshoot_options ot = {
+          .spacing = 20, .tolerance = 1e-14, .max_iterations = 50};
+      double xt = x;
+      ck_assert_int_eq(rod_mshoot_solve(tight, &xt, yref, &ot, &st), ROD_OK);
+      const int n = rod_mshoot_unknowns(tight);
+      static double X[64], R[64], J[64 * 64];
+      memset(X, 0, sizeof X);
+      X[0] = xt; /* the nodes at the tight solution's states */
+      ck_assert_int_eq(rod_mshoot_dense_jacobian(tight, X, yref, R, J), ROD_OK);
+      const double bound = first_row_of_inverse(J, n) * tol;
+      ck_assert_msg(fabs(x - xt) <= bound, "fold %d, a = %g: %.3g > %.3g", fold,
+                    c.a, fabs(x - xt), bound);
+    }
+    rod_mshoot_free(ms);
+    rod_mshoot_free(tight);
+  }
+  ck_assert_msg(jacobians[1] < jacobians[0], "%d vs %d", jacobians[1],
+                jacobians[0]);
+}
+END_TEST
+
 static Suite *mshoot_suite(void) {
   Suite *s = suite_create("mshoot");
   TCase *tc = tcase_create("model problem");
@@ -284,6 +436,7 @@ static Suite *mshoot_suite(void) {
   tcase_add_test(tc, simple_shooting_fails);
   tcase_add_test(tc, active_directions_simple);
   tcase_add_test(tc, active_directions_modified);
+  tcase_add_test(tc, folded_updates_reach_the_solution);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -397,13 +397,27 @@ static const int kr_auto_simple_budget = 25;
 /* Error growth allowed over one segment of modified shooting. */
 static const double kr_segment_growth = 10.0;
 
+/* The same for the implicit stages of a Runge-Kutta scheme (time.scheme),
+ * chosen by measurement: longer segments and fewer unknowns (esdirk4 on
+ * the weight release, 30 nodes at 0.7 ms: 59 planar unknowns at G = 10, 27
+ * at 100), whose explicit inverse costs a tenth to form and a fifth to
+ * apply, for one or two more iterations per step. Instructions (callgrind,
+ * with the quadratic stage predictor and folded Broyden updates) for
+ * G = 10, 30, 50, 70, 100: weight release 0.7 s 2.42e9, 1.67e9, 1.67e9,
+ * 1.82e9, 1.71e9; impulse 0.5 s (44 nodes, 0.45 ms) at 50, 70, 100:
+ * 3.96e9, 3.73e9, 3.73e9, and under time.tolerance = 1e-5 (40 nodes) at
+ * 50, 100, 200: 4.45e9, 4.19e9, 4.08e9. BDF-alpha keeps its 10 (its
+ * shipped scenarios bit for bit). */
+static const double kr_stage_segment_growth = 100.0;
+
 /* Grid intervals per modified-shooting segment. The semi-discretised rod
  * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
  * exp(k s / sqrt 2) with k^4 = rhoA c0^2 / EI (docs/numerics.md); a
  * segment of length sqrt 2 ln(G) / k grows errors by at most G. */
 static int segment_spacing(const rod_kirchhoff *k, double c0) {
   double kk = rod_model_step_wavenumber(&k->model, c0);
-  double len = M_SQRT2 * log(kr_segment_growth) / kk;
+  double G = k->scheme ? kr_stage_segment_growth : kr_segment_growth;
+  double len = M_SQRT2 * log(G) / kk;
   double h = k->model.length / k->intervals;
   if (len >= k->model.length)
     return 0;
@@ -438,6 +452,7 @@ static int solve_modified(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
       .reuse_jacobian = k->mshoot_c0 == c->c0,
       .drift_ref = k->lp_z,
       .attempts = 1,
+      .fold_updates = k->scheme != NULL,
   };
   k->mshoot_c0 = c->c0;
   rod_shooting_stats ss;

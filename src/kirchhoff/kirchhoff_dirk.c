@@ -84,7 +84,7 @@ void kr_dirk_rest(rod_kirchhoff *k) {
 }
 
 /* Lagrange weights at t of the newest stages with distinct times (at most
- * KR_STAGE_PAST: cubic extrapolation); their indices into idx. */
+ * KR_STAGE_PAST: quadratic extrapolation); their indices into idx. */
 static int lagrange_weights(const rod_kirchhoff *k, double t, double *w,
                             int *idx) {
   int n = 0;
