@@ -40,8 +40,10 @@ typedef struct {
                         5 */
   bool fold_updates; /* an explicit inverse (small systems) takes each
                         Broyden update into itself, H += a b^T, and is kept
-                        until convergence slows, instead of holding at most
-                        ROD_MSHOOT_UPDATES updates beside it */
+                        until an iteration leaves more than 0.9 of the
+                        residual, instead of holding at most
+                        ROD_MSHOOT_UPDATES updates beside it until one
+                        leaves more than half */
 } rod_mshoot_options;
 
 typedef struct rod_mshoot rod_mshoot;
