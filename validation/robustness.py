@@ -24,9 +24,10 @@ down, sideways and obliquely. The reference is the linear rod by
 Galerkin's method on 6 Euler-Bernoulli modes with the axial force of the
 rod's weight, u(t) = sum of its modes' cosines, over two periods.
 
-Usage: robustness.py [--quick] [--seed N] [--out DIR]
-Writes DIR/robustness.csv and DIR/robustness.md (default validation/out).
---quick: the fast subset of the test suite (a dozen cases).
+Usage: robustness.py [--quick] [--seed N] [--out DIR] [--replot]
+Writes DIR/robustness.csv, DIR/robustness.md and DIR/robustness.png
+(default validation/out). --quick: the fast subset of the test suite;
+--replot: the figure again from DIR/robustness.csv.
 """
 import argparse
 import csv
@@ -488,13 +489,54 @@ def summary(rows):
     return "\n".join(lines)
 
 
+def plot(csv_path, png):
+    """Each case's error over its tolerance, by outcome: statics against
+    w L^3 / EI, runs against steps per period of the first mode."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = list(csv.DictReader(open(csv_path)))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    style = {"match": ("o", "tab:green"), "warned": ("^", "tab:orange"),
+             "refused": ("x", "tab:red")}
+    for ax, kind, xkey, xlabel in (
+            (axes[0], "static", "weight", "w L^3 / EI"),
+            (axes[1], "run", "steps", "steps per period of mode 1")):
+        for out, (mk, col) in style.items():
+            rs = [r for r in rows if r["kind"] == kind and r["outcome"] == out]
+            x = [float(r[xkey]) for r in rs]
+            y = [float(r["error"]) / float(r["tol"])
+                 if r["error"] not in ("", "nan") else 1e4 for r in rs]
+            y = [min(max(v, 1e-6), 1e4) for v in y]
+            ax.scatter(x, y, marker=mk, color=col, s=18,
+                       label="%s (%d)" % (out, len(rs)))
+        bad = [r for r in rows if r["kind"] == kind
+               and r["outcome"].startswith("SILENT")]
+        ax.set_title("%s: %d cases, %d silent wrong" % (
+            "rodsim static" if kind == "static" else "rodsim run",
+            sum(1 for r in rows if r["kind"] == kind), len(bad)))
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("error / tolerance (refused: top)")
+        ax.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--out", default=os.path.join("validation", "out"))
     ap.add_argument("--only", default="static,run")
+    ap.add_argument("--replot", action="store_true")
     args = ap.parse_args()
+    if args.replot:
+        plot(os.path.join(args.out, "robustness.csv"),
+             os.path.join(args.out, "robustness.png"))
+        return 0
     rng = np.random.default_rng(args.seed)
     cases = []
     if "static" in args.only:
@@ -533,6 +575,8 @@ def main():
                 wr.writerow(r)
         with open(os.path.join(args.out, "robustness.md"), "w") as f:
             f.write(text + "\n")
+        plot(os.path.join(args.out, "robustness.csv"),
+             os.path.join(args.out, "robustness.png"))
     return 1 if silent else 0
 
 
