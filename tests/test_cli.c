@@ -130,8 +130,12 @@ START_TEST(bad_contact) {
            "0' --set obstacle.s.radius=0.02",
            rk4);
   expect_bad(args, "obstacle.s", "contains the clamp");
-  expect_bad("run good.ini --set 'plane.point=0 0 -0.1'", "solver.backend",
-             "[plane]");
+  expect_bad("run good.ini --set 'plane.point=0 0 -0.1' --set "
+             "plane.friction=0.3",
+             "solver.backend", "friction");
+  expect_bad("run good.ini --set 'plane.point=0 0 -0.1' --set "
+             "time.scheme=esdirk3",
+             "time.scheme", "[plane]");
   char err[1024]; /* the rod's static state with contact is solved */
   ck_assert_int_eq(
       rodsim("static good.ini --set 'plane.point=0 0 -0.01'", err, sizeof err),

@@ -134,6 +134,124 @@ START_TEST(rod_on_table_large_deflection) {
 }
 END_TEST
 
+/* The weight release's rod released onto a table 50 mm below the clamp
+ * (cantilever_table.ini without air drag, restitution 0, no friction): at
+ * every step no node deeper than the contact tolerance, every force
+ * pushing along the table's normal, the mechanical energy never growing
+ * (impact and contact steps by backward Euler, the others BDF-alpha,
+ * both dissipative) in a step where a force pushes, at its end or its
+ * start, and in the others no more than the rod's own rise without the
+ * table; the energy the contacts took growing (to the work of a pressed
+ * node moving within the tolerance) and below the energy lost. */
+/* The largest rise of the mechanical energy (J) over one step of sc's rod
+ * in 150 steps from its static state without its table (moved 10 m down):
+ * the time and space discretisation's own. */
+static double free_energy_rise(rod_scenario sc) {
+  sc.plane.point[2] -= 10.0;
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  rod_step_stats st;
+  double E = s.kinetic + s.elastic + s.gravity, rise = 0;
+  for (int i = 1; i <= 150; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    const double En = s.kinetic + s.elastic + s.gravity;
+    rise = fmax(rise, En - E);
+    E = En;
+  }
+  rod_backend_kirchhoff.destroy(k);
+  return rise;
+}
+
+START_TEST(impacts_frictionless) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
+  sc.rod.drag = 0;
+  const double tol = sc.solver.tolerance * sc.rod.length;
+  const double own = free_energy_rise(sc);
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  rod_step_stats st;
+  const double E0 = s.kinetic + s.elastic + s.gravity;
+  double E = E0, D = 0, pushed = 0, grew = 0, deepest = 0, sum_prev = 0;
+  int contact_steps = 0;
+  for (int i = 1; i <= 150; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    ck_assert_msg(s.contact_gap_min >= -tol, "step %d: %g m deep", i,
+                  -s.contact_gap_min);
+    deepest = fmin(deepest, s.contact_gap_min);
+    double sum = 0;
+    for (int j = 0; j < s.points; j++) {
+      const double *f = s.contact_force + 3 * j;
+      ck_assert(f[0] == 0 && f[1] == 0 && f[2] >= 0);
+      pushed = fmax(pushed, f[2]);
+      sum += f[2];
+    }
+    const double En = s.kinetic + s.elastic + s.gravity;
+    if (sum > 0 || sum_prev > 0) { /* an impact or a pressed step */
+      contact_steps++;
+      grew = fmax(grew, En - E);
+      ck_assert_msg(En <= E, "step %d: energy grew by %g J", i, En - E);
+    } else { /* free: as much as the rod's own */
+      ck_assert_msg(En - E <= own, "step %d: energy grew by %g J (free rod %g)",
+                    i, En - E, own);
+    }
+    /* a pressed node moves within the contact tolerance: its force's work
+     * 2 tol F either way */
+    ck_assert_msg(s.dissipated_contact >= D - 2 * tol * sum &&
+                      E0 - En >= s.dissipated_contact,
+                  "step %d: dissipated %.17g after %.17g, energy lost %.17g", i,
+                  s.dissipated_contact, D, E0 - En);
+    E = En;
+    D = s.dissipated_contact;
+    sum_prev = sum;
+  }
+  fprintf(stderr,
+          "impacts: %d nodes, %d contact steps, largest force %g N, deepest "
+          "%g m, dissipated %g J of %g J, energy lost %g J, largest rise in "
+          "contact steps %g J, the free rod's %g J\n",
+          s.points, contact_steps, pushed, -deepest, D, E0, E0 - E, grew, own);
+  ck_assert_msg(pushed > 0 && D > 1e-3 * E0,
+                "no impact: force %g, dissipated %g", pushed, D);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
+/* rod_on_table.ini as a Kirchhoff rod run from its static state: it stays
+ * at rest, the contact forces those of the statics. */
+START_TEST(rest_stays_at_rest) {
+  rod_scenario sc;
+  table_rod(&sc, 0, false);
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  const int n = s.points;
+  double *F0 = malloc(sizeof(double) * (size_t)n), total = 0;
+  for (int j = 0; j < n; j++)
+    total += F0[j] = s.contact_force[3 * j + 2];
+  rod_step_stats st;
+  double drift = 0, vmax = 0;
+  for (int i = 1; i <= 10; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    for (int j = 0; j < n; j++) {
+      drift = fmax(drift, fabs(s.contact_force[3 * j + 2] - F0[j]));
+      vmax = fmax(vmax, fabs(s.velocity[3 * j + 2]));
+    }
+    ck_assert(s.contact_gap_min >= -sc.solver.tolerance * sc.rod.length);
+  }
+  fprintf(stderr, "at rest: forces within %g of %g N, speed %g m/s\n", drift,
+          total, vmax);
+  ck_assert(drift <= 1e-6 * total);
+  free(F0);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
 static Suite *kirchhoff_contact_suite(void) {
   Suite *su = suite_create("kirchhoff_contact");
   TCase *t = tcase_create("statics");
@@ -142,6 +260,11 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_add_test(t, cosserat_on_table);
   tcase_add_test(t, rod_on_table_large_deflection);
   suite_add_tcase(su, t);
+  TCase *d = tcase_create("dynamics");
+  tcase_set_timeout(d, 120);
+  tcase_add_test(d, impacts_frictionless);
+  tcase_add_test(d, rest_stays_at_rest);
+  suite_add_tcase(su, d);
   return su;
 }
 

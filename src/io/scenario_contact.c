@@ -60,9 +60,27 @@ int rod_scenario_check_contact_motion(const rod_scenario *sc, const char *file,
       sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
     return ROD_OK;
   char label[96];
-  return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
-                       "contact (%s) in time is solved by solver.backend = "
-                       "rfem only in this build (rodsim static solves the "
-                       "rod's static state with contact)",
-                       first_body(sc, label, sizeof label));
+  const char *body = first_body(sc, label, sizeof label);
+  const char *key = NULL, *what = NULL;
+  if (sc->time.scheme != ROD_SCHEME_BDF_ALPHA) {
+    key = "time.scheme";
+    what = "with a Runge-Kutta scheme in time";
+  } else if (sc->time.has_tolerance) {
+    key = "time.tolerance";
+    what = "with steps sized by their error";
+  }
+  rod_contact_world w;
+  rod_contact_world_init(&w, sc);
+  for (int i = 0; i < w.count && !key; i++)
+    if (w.item[i].friction > 0 || w.item[i].restitution > 0) {
+      key = "solver.backend";
+      what = "with friction or restitution in time";
+    }
+  if (!key)
+    return ROD_OK;
+  return rod_error_set(err, ROD_EUNSUPPORTED, file, key,
+                       "contact (%s) on the Kirchhoff/Cosserat rod %s is not "
+                       "supported by this build (solver.backend = rfem "
+                       "solves it; rodsim static solves the static state)",
+                       body, what);
 }

@@ -297,6 +297,18 @@ bool kr_contact_planar(const rod_kirchhoff *k);
  * (loads set, the static coefficients): x receives the solution, the last
  * sweep is at it. */
 int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st);
+/* A time step to t (BDF coefficients c) with contact: Newton on the
+ * forces at the step's end, each iterate a kr_solve_chain; x receives the
+ * unknowns, the last sweep is at them. */
+int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                    bool *modified, double *x, rod_step_stats *st);
+/* Some force pushes (the current forces); or did in one of the last two
+ * accepted steps. */
+bool kr_contact_pressed(const rod_kirchhoff *k);
+bool kr_contact_recent(const rod_kirchhoff *k);
+/* After a step is accepted: with work, the forces' work over it into the
+ * dissipated energy; the positions kept (also of the static state). */
+void kr_contact_accept(rod_kirchhoff *k, bool work);
 /* Contact forces set to zero; saved with the last sweep's positions and
  * restored (a failed load step); the largest move of a node (m) of the
  * last sweep since the save. */

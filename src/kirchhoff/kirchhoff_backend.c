@@ -627,20 +627,36 @@ static int step(void *self, double t, rod_step_stats *st) {
   const rod_scenario *sc = &k->sc;
   const double dt = sc->time.dt;
   const bool first = k->steps == 0;
-  if (k->contact) /* refused by the scenario's checks */
-    return ROD_EUNSUPPORTED;
   if (k->scheme)
     return kr_dirk_step(k, t, st);
   rod_bdf_coeffs c = kr_step_coefficients(k);
   bool modified;
   double x[6];
   kr_prepare_prediction(k);
-  int status = kr_solve_chain(k, t, &c, false, &modified, x, st);
+  int status;
+  if (k->contact) {
+    /* steps where a contact pushes, and the two after, by backward Euler:
+     * BDF-alpha's history (the last step's rate, d1 = alpha / (1 +
+     * alpha)) would carry the velocity from before an impact into the
+     * steps after it, a rebound that fed energy into the rod
+     * (cantilever_table.ini on 49 nodes: 0.0105 J to 0.0259 J by 0.18 s) */
+    const rod_bdf_coeffs be = rod_bdf_backward_euler(dt);
+    if (kr_contact_recent(k))
+      c = be;
+    status = kr_contact_step(k, t, &c, &modified, x, st);
+    if (status == ROD_OK && c.d1 != 0.0 && kr_contact_pressed(k)) {
+      c = be; /* an impact */
+      status = kr_contact_step(k, t, &c, &modified, x, st);
+    }
+  } else {
+    status = kr_solve_chain(k, t, &c, false, &modified, x, st);
+  }
   if (status != ROD_OK && !first && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
     st->fallback = 1;
     st->method = ROD_METHOD_BDF2;
-    status = attempt(k, t, &c, false, modified, true, x, st);
+    status = k->contact ? kr_contact_step(k, t, &c, &modified, x, st)
+                        : attempt(k, t, &c, false, modified, true, x, st);
   }
   if (status != ROD_OK)
     return status;
@@ -649,6 +665,8 @@ static int step(void *self, double t, rod_step_stats *st) {
   kr_push_history(k);
   kr_tip_body_accept(k, k->node_y + (size_t)(k->nodes - 1) * KR_NODE);
   kr_record_step(k, x, first);
+  if (k->contact)
+    kr_contact_accept(k, true);
   k->time = t;
   k->steps++;
   return ROD_OK;

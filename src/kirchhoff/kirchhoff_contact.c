@@ -16,7 +16,12 @@
  * contact_dual.c). Column i of C is the linearised response to a force at
  * node i: one Newton step of the shooting with the Jacobian at the
  * solution, dx = -J^-1 r(x, F +- d e_i), and the gaps of the sweep at
- * x + dx, by central differences (four sweeps per column). */
+ * x + dx, by central differences (four sweeps per column).
+ *
+ * Time steps: the same Newton on the forces at the step's end, each
+ * iterate a solve of the step (kr_solve_chain), its compliance that of the
+ * step's problem; the backend takes such steps by backward Euler
+ * (kirchhoff_backend.c). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +49,9 @@ struct kr_contact {
   double *out_force;       /* N, nodes x 3: lumped at the nodes */
   signed char *out_active; /* nodes */
   double gap_min;          /* m */
+  double *pos_before;      /* m, nodes x 3: the accepted positions */
+  double dissipated;       /* J: the energy the contacts took since t = 0 */
+  int free_steps;          /* accepted steps since a force last pushed */
 };
 
 void kr_contact_free(kr_contact *c) {
@@ -52,6 +60,7 @@ void kr_contact_free(kr_contact *c) {
   free(c->lambda);
   free(c->saved);
   free(c->saved_pos);
+  free(c->pos_before);
   free(c->normal);
   free(c->gap);
   free(c->gnorm);
@@ -86,6 +95,7 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->lambda = calloc(N, sizeof(double));
   c->saved = calloc(N, sizeof(double));
   c->saved_pos = calloc(3 * N, sizeof(double));
+  c->pos_before = calloc(3 * N, sizeof(double));
   c->normal = calloc(3 * N, sizeof(double));
   c->gap = calloc(N, sizeof(double));
   c->gnorm = calloc(3 * N, sizeof(double));
@@ -101,12 +111,13 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->solver = rod_contact_solver_alloc((int)N, 1);
   c->out_force = calloc(3 * N, sizeof(double));
   c->out_active = calloc(N, sizeof(signed char));
+  c->free_steps = 2;
   k->contact = c;
   k->contact_jump = calloc(3 * N, sizeof(double));
   if (!k->contact_jump || !c->lambda || !c->saved || !c->saved_pos ||
-      !c->normal || !c->gap || !c->gnorm || !c->cand || !c->C || !c->b ||
-      !c->l || !c->g0 || !c->V || !c->ev || !c->work || !c->solver ||
-      !c->out_force || !c->out_active)
+      !c->pos_before || !c->normal || !c->gap || !c->gnorm || !c->cand ||
+      !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev || !c->work ||
+      !c->solver || !c->out_force || !c->out_active)
     return ROD_ENOMEM;
   return ROD_OK;
 }
@@ -150,6 +161,16 @@ static void node_gaps(rod_kirchhoff *k) {
 /* The shooting's tolerance (scaled residual) in the contact problems. */
 static const double kr_contact_shooting = 1e-12;
 
+/* A sweep at the solution x and its gaps. */
+static int sweep_gaps(rod_kirchhoff *k, const double *x, rod_step_stats *st) {
+  double r[6];
+  int s = rod_shooting_residual(k->shoot, x, r);
+  st->integrations += 1;
+  if (s == ROD_OK)
+    node_gaps(k);
+  return s;
+}
+
 /* Solve the rod at the current forces from x (the shooting's options);
  * the last sweep at the solution, its gaps evaluated. */
 static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
@@ -162,14 +183,7 @@ static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   rod_shooting_stats ss;
   int s = rod_shooting_solve(k->shoot, x, &o, &ss);
   kr_add_stats(st, &ss);
-  if (s != ROD_OK)
-    return s;
-  double r[6];
-  s = rod_shooting_residual(k->shoot, x, r);
-  st->integrations += 1;
-  if (s == ROD_OK)
-    node_gaps(k);
-  return s;
+  return s == ROD_OK ? sweep_gaps(k, x, st) : s;
 }
 
 /* True when the forces meet the contact conditions at the last sweep. */
@@ -280,63 +294,109 @@ static int model_matrix(kr_contact *c, int m) {
  * tolerance over the compliance, which on a soft rod is 1e-4 of them. */
 static const double kr_contact_settle = 1e-8;
 
-int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+/* One Newton update of the forces from the solution x (last sweep at x,
+ * gaps evaluated): the candidates' compliance, the model's complementarity
+ * problem; the new forces into c->l (candidates c->cand[0 .. *m - 1]),
+ * the old ones into c->g0. */
+static int newton_update(rod_kirchhoff *k, const double *x, int *m_out,
+                         rod_step_stats *st) {
   kr_contact *c = k->contact;
-  const int max_it = k->sc.solver.max_iterations;
-  int s = solve_at(k, x, st);
+  /* the candidates: pressed nodes and nodes near or inside a body (the
+   * clamp's node cannot move) */
+  int m = 0;
+  for (int i = 1; i < c->nodes; i++)
+    if (c->lambda[i] > 0 || c->gap[i] < c->margin) {
+      c->cand[m++] = i;
+      if (c->lambda[i] == 0)
+        v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
+    }
+  *m_out = m;
+  if (m == 0)
+    return ROD_OK;
+  int s = compliance(k, x, m, st);
+  if (s == ROD_OK)
+    s = model_matrix(c, m);
   if (s != ROD_OK)
     return s;
-  double change = 0; /* N: the last update's largest change */
+  /* gap + M (F' - F) >= 0 _|_ F' >= 0, i.e. min 1/2 F'^T M F' + b^T F'
+   * with M the compliance made positive definite (model_matrix), F the
+   * nodes' forces; the fixed point F' = F meets the contact conditions
+   * whatever M is */
+  for (int a = 0; a < m; a++) {
+    double v = c->gap[c->cand[a]];
+    for (int bi = 0; bi < m; bi++)
+      v -= c->C[a + (size_t)m * bi] * c->lambda[c->cand[bi]];
+    c->b[a] = v;
+    c->g0[a] = c->lambda[c->cand[a]];
+  }
+  rod_contact_stats cs;
+  return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+}
+
+/* The largest change of the update and the sum of the forces (N). */
+static double update_change(const kr_contact *c, int m, double *total) {
+  double change = 0;
+  for (int a = 0; a < m; a++)
+    change = fmax(change, fabs(c->l[a] - c->g0[a]));
+  *total = 0;
+  for (int i = 0; i < c->nodes; i++)
+    *total += c->lambda[i];
+  return change;
+}
+
+/* A solve of the rod at the current forces from x: the statics' or a
+ * time step's (step_solve). */
+typedef struct {
+  bool dynamic;
+  double t;
+  const rod_bdf_coeffs *coeffs;
+  bool *modified;
+} kr_solve_kind;
+
+/* The step's solve at the current forces (kr_solve_chain, the shooting
+ * to kr_contact_shooting), its last sweep at x and its gaps. */
+static int step_solve(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
+                      rod_step_stats *st) {
+  apply_forces(k);
+  const double tol = k->sc.solver.tolerance;
+  k->sc.solver.tolerance = fmin(tol, kr_contact_shooting);
+  int s =
+      kr_solve_chain(k, kind->t, kind->coeffs, false, kind->modified, x, st);
+  k->sc.solver.tolerance = tol;
+  return s == ROD_OK ? sweep_gaps(k, x, st) : s;
+}
+
+static int solve_kind(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
+                      rod_step_stats *st) {
+  return kind->dynamic ? step_solve(k, kind, x, st) : solve_at(k, x, st);
+}
+
+/* Newton on the forces until they meet the contact conditions and have
+ * settled; an update whose rod does not solve is halved. */
+static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
+                  rod_step_stats *st) {
+  kr_contact *c = k->contact;
+  const int max_it = k->sc.solver.max_iterations;
+  int s = solve_kind(k, kind, x, st);
+  if (s != ROD_OK)
+    return s;
+  double change = 0, total = 0; /* N: the last update's largest change */
   for (int it = 0;; it++) {
-    double total = 0;
-    for (int i = 0; i < c->nodes; i++)
-      total += c->lambda[i];
     if (complementary(c) && change <= kr_contact_settle * total)
       return ROD_OK;
     if (it >= max_it)
       return ROD_ENOCONV;
-    /* the candidates: pressed nodes and nodes near or inside a body (the
-     * clamp's node cannot move) */
-    int m = 0;
-    for (int i = 1; i < c->nodes; i++)
-      if (c->lambda[i] > 0 || c->gap[i] < c->margin) {
-        c->cand[m++] = i;
-        if (c->lambda[i] == 0)
-          v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
-      }
-    s = compliance(k, x, m, st);
+    int m;
+    s = newton_update(k, x, &m, st);
     if (s != ROD_OK)
       return s;
-    /* gap + M (F' - F) >= 0 _|_ F' >= 0, i.e. min 1/2 F'^T M F' + b^T F'
-     * with M the compliance made positive definite (model_matrix), F the
-     * nodes' forces; the fixed point F' = F meets the contact conditions
-     * whatever M is */
-    s = model_matrix(c, m);
-    if (s != ROD_OK)
-      return s;
-    for (int a = 0; a < m; a++) {
-      double v = c->gap[c->cand[a]];
-      for (int bi = 0; bi < m; bi++)
-        v -= c->C[a + (size_t)m * bi] * c->lambda[c->cand[bi]];
-      c->b[a] = v;
-    }
-    rod_contact_stats cs;
-    s = rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
-    if (s != ROD_OK)
-      return s;
-    /* the full step, halved while the rod does not solve there */
-    double x0[6];
+    change = update_change(c, m, &total);
+    double x0[6], step = 1.0;
     memcpy(x0, x, sizeof x0);
-    for (int a = 0; a < m; a++)
-      c->g0[a] = c->lambda[c->cand[a]];
-    double step = 1.0;
-    change = 0;
-    for (int a = 0; a < m; a++)
-      change = fmax(change, fabs(c->l[a] - c->g0[a]));
     for (;;) {
       for (int a = 0; a < m; a++)
         c->lambda[c->cand[a]] = c->g0[a] + step * (c->l[a] - c->g0[a]);
-      s = solve_at(k, x, st);
+      s = solve_kind(k, kind, x, st);
       if (s == ROD_OK)
         break;
       memcpy(x, x0, sizeof x0);
@@ -344,6 +404,44 @@ int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
       if (step < 1e-3)
         return s;
     }
+  }
+}
+
+int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  const kr_solve_kind kind = {.dynamic = false};
+  return newton(k, &kind, x, st);
+}
+
+int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *cf,
+                    bool *modified, double *x, rod_step_stats *st) {
+  const kr_solve_kind kind = {
+      .dynamic = true, .t = t, .coeffs = cf, .modified = modified};
+  return newton(k, &kind, x, st);
+}
+
+bool kr_contact_pressed(const rod_kirchhoff *k) {
+  const kr_contact *c = k->contact;
+  for (int i = 0; i < c->nodes; i++)
+    if (c->lambda[i] > 0)
+      return true;
+  return false;
+}
+
+bool kr_contact_recent(const rod_kirchhoff *k) {
+  return kr_contact_pressed(k) || k->contact->free_steps < 2;
+}
+
+void kr_contact_accept(rod_kirchhoff *k, bool work) {
+  kr_contact *c = k->contact;
+  c->free_steps = kr_contact_pressed(k) ? 0 : c->free_steps + 1;
+  /* the forces' work over the step, F n . (p - p_before): a loss */
+  for (int i = 0; i < k->nodes; i++) {
+    const double *p = k->sol_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
+    double d[3];
+    v3_sub(d, p, c->pos_before + 3 * i);
+    if (work)
+      c->dissipated -= c->lambda[i] * v3_dot(c->normal + 3 * i, d);
+    v3_copy(c->pos_before + 3 * i, p);
   }
 }
 
@@ -387,5 +485,5 @@ void kr_contact_sample(rod_kirchhoff *k, rod_sample *out) {
   out->contact_force = c->out_force;
   out->contact_active = c->out_active;
   out->contact_gap_min = c->gap_min;
-  out->dissipated_contact = 0.0;
+  out->dissipated_contact = c->dissipated;
 }

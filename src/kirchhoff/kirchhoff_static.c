@@ -411,6 +411,8 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   k->time = 0.0;
   k->steps = 0;
   k->have_jacobian_c0 = false;
+  if (k->contact)
+    kr_contact_accept(k, false); /* the positions the first step starts from */
   return ROD_OK;
 }
 
