@@ -67,7 +67,11 @@ int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
   hid_t dtype = ds < 0 ? -1 : H5Dget_type(ds);
   H5T_class_t cls = dtype < 0 ? H5T_NO_CLASS : H5Tget_class(dtype);
   bool want_float = H5Tequal(type, H5T_NATIVE_DOUBLE) > 0;
-  bool numeric = cls == H5T_INTEGER || (want_float && cls == H5T_FLOAT);
+  /* a type's size from the file, up to 8 bytes: a corrupt one (a
+   * 4294967295-byte float) made H5Dread allocate 4 GB for conversion */
+  const size_t tsize = dtype < 0 ? 0 : H5Tget_size(dtype);
+  bool numeric = (cls == H5T_INTEGER || (want_float && cls == H5T_FLOAT)) &&
+                 tsize >= 1 && tsize <= 8;
   int st = ROD_OK;
   size_t count = 0;
   if (space < 0 || H5Sget_simple_extent_ndims(space) != rank || !numeric)
