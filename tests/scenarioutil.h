@@ -69,4 +69,33 @@ static inline void rod_test_step(void *self, double t) {
   ck_assert_int_eq(rod_backend_kirchhoff.step(self, t, &st), ROD_OK);
 }
 
+/* The block on an incline (friction tests): cantilever_table.ini without
+ * drag, its table 5 mm below the clamp, the tip pulled sideways by a
+ * string with Py = ROD_TEST_INCLINE_PY N (tip.preload) cut at t = 0. */
+#define ROD_TEST_INCLINE_PY 0.003
+static inline void rod_test_incline(rod_scenario *sc) {
+  rod_test_load(sc, "cantilever_table.ini");
+  sc->rod.drag = 0;
+  sc->plane.point[2] = -0.005;
+  sc->tip.preload[0] = 0;
+  sc->tip.preload[1] = ROD_TEST_INCLINE_PY;
+  sc->tip.preload[2] = 0;
+}
+
+/* Its frictionless static state s: the tip's node alone touches, with a
+ * normal force N > 2 Py (returned), and the string bent the rod
+ * sideways. */
+static inline double rod_test_incline_normal(const rod_sample *s) {
+  const int tip = s->points - 1;
+  double N = 0;
+  for (int i = 0; i < s->points; i++) {
+    N += s->contact_force[3 * i + 2];
+    if (i != tip)
+      ck_assert(s->contact_force[3 * i + 2] == 0); /* the tip alone */
+  }
+  ck_assert(N > 2 * ROD_TEST_INCLINE_PY);
+  ck_assert(s->position[3 * tip + 1] > 1e-4);
+  return N;
+}
+
 #endif

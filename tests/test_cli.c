@@ -131,8 +131,8 @@ START_TEST(bad_contact) {
            rk4);
   expect_bad(args, "obstacle.s", "contains the clamp");
   expect_bad("run good.ini --set 'plane.point=0 0 -0.1' --set "
-             "plane.friction=0.3",
-             "solver.backend", "friction");
+             "plane.restitution=0.5",
+             "solver.backend", "restitution");
   expect_bad("run good.ini --set 'plane.point=0 0 -0.1' --set "
              "time.scheme=esdirk3",
              "time.scheme", "[plane]");

@@ -252,6 +252,53 @@ START_TEST(rest_stays_at_rest) {
 }
 END_TEST
 
+/* Friction as the block on an incline: the rod's tip propped on a table
+ * 5 mm below the clamp (the tip's node alone touches, normal force N) and
+ * pulled sideways by a string with Py (tip.preload), cut at t = 0: the
+ * rod's lateral spring then pulls the tip back with Py against N, as on an
+ * incline of tan(angle) = Py / N. Returns how far the tip moved in y over
+ * 20 steps with mu = ratio Py / N (m). */
+static double tip_slides(double ratio) {
+  rod_scenario sc;
+  rod_test_incline(&sc);
+  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
+  const double Py = ROD_TEST_INCLINE_PY;
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  const int tip = s.points - 1;
+  const double N = rod_test_incline_normal(&s);
+  const double y0 = s.position[3 * tip + 1];
+  rod_backend_kirchhoff.destroy(k);
+  sc.plane.friction = ratio * Py / N;
+  k = at_static(&sc, &s);
+  rod_step_stats st;
+  for (int i = 1; i <= 20; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    const double *f = s.contact_force + 3 * tip; /* in the cone */
+    ck_assert(hypot(f[0], f[1]) <= sc.plane.friction * f[2] * (1 + 1e-9));
+  }
+  const double moved = fabs(s.position[3 * tip + 1] - y0);
+  fprintf(stderr, "mu = %.3f Py / N (N = %.5g N): the tip moved %.3g m in y\n",
+          ratio, N, moved);
+  rod_backend_kirchhoff.destroy(k);
+  return moved;
+}
+
+START_TEST(incline_stick_below_slip_above) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  const double tol = sc.solver.tolerance * sc.rod.length;
+  /* sticking: the tip keeps its place to the contact tolerance */
+  ck_assert_double_le(tip_slides(1.2), 10 * tol);
+  ck_assert_double_le(tip_slides(1.02), 10 * tol);
+  /* sliding: it moves back by a visible amount */
+  ck_assert_double_ge(tip_slides(0.98), 1e-6);
+  ck_assert_double_ge(tip_slides(0.8), 1e-5);
+}
+END_TEST
+
 static Suite *kirchhoff_contact_suite(void) {
   Suite *su = suite_create("kirchhoff_contact");
   TCase *t = tcase_create("statics");
@@ -264,6 +311,7 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_set_timeout(d, 120);
   tcase_add_test(d, impacts_frictionless);
   tcase_add_test(d, rest_stays_at_rest);
+  tcase_add_test(d, incline_stick_below_slip_above);
   suite_add_tcase(su, d);
   return su;
 }

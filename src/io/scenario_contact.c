@@ -72,9 +72,9 @@ int rod_scenario_check_contact_motion(const rod_scenario *sc, const char *file,
   rod_contact_world w;
   rod_contact_world_init(&w, sc);
   for (int i = 0; i < w.count && !key; i++)
-    if (w.item[i].friction > 0 || w.item[i].restitution > 0) {
+    if (w.item[i].restitution > 0) {
       key = "solver.backend";
-      what = "with friction or restitution in time";
+      what = "with restitution in time";
     }
   if (!key)
     return ROD_OK;

@@ -11,8 +11,8 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
                                rod_error *err);
 
 /* ROD_EUNSUPPORTED for a motion with contact this build does not solve:
- * the Kirchhoff/Cosserat rod's with a Runge-Kutta scheme, time.tolerance,
- * friction or restitution. */
+ * the Kirchhoff/Cosserat rod's with a Runge-Kutta scheme, time.tolerance
+ * or restitution. */
 int rod_scenario_check_contact_motion(const rod_scenario *sc, const char *file,
                                       rod_error *err);
 

@@ -21,7 +21,10 @@
  * Time steps: the same Newton on the forces at the step's end, each
  * iterate a solve of the step (kr_solve_chain), its compliance that of the
  * step's problem; the backend takes such steps by backward Euler
- * (kirchhoff_backend.c). */
+ * (kirchhoff_backend.c). With friction a node's force has three
+ * components (normal, two tangents), its measured values are the gap and
+ * the slip over the step, and the model's problem is Coulomb's
+ * (contact_coulomb.c). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,16 +35,19 @@
 
 struct kr_contact {
   rod_contact_world world;
-  double tol;             /* m: contact tolerance */
-  double margin;          /* m: nodes closer than this are candidates */
-  int nodes;              /* grid nodes */
-  double *lambda;         /* N, nodes: the normal force at each node */
-  double *saved;          /* N, nodes: kr_contact_save's copy */
-  double *saved_pos;      /* m, nodes x 3: the positions then */
-  double *normal;         /* nodes x 3: the direction it pushes (world) */
-  double *gap;            /* m, nodes: smallest gap over the bodies */
-  double *gnorm;          /* nodes x 3: the normal of the nearest body */
-  int *cand;              /* the candidate nodes of the current problem */
+  double tol;        /* m: contact tolerance */
+  double margin;     /* m: nodes closer than this are candidates */
+  int nodes;         /* grid nodes */
+  double *f;         /* N, nodes x 3: each node's force along its normal and
+                        the two tangents (rod_contact_tangents) */
+  double *mu;        /* nodes: Coulomb's mu of the body each node touches */
+  int dim;           /* unknowns per node: 1 frictionless, 3 with friction */
+  double *saved;     /* N, nodes: kr_contact_save's copy */
+  double *saved_pos; /* m, nodes x 3: the positions then */
+  double *normal;    /* nodes x 3: the direction it pushes (world) */
+  double *gap;       /* m, nodes: smallest gap over the bodies */
+  double *gnorm;     /* nodes x 3: the normal of the nearest body */
+  int *cand;         /* the candidate nodes of the current problem */
   double *C, *b, *l, *g0; /* candidates^2, candidates x 3 */
   double *V, *ev, *work;  /* model_matrix: eigenvectors, values, LAPACK's */
   int lwork;
@@ -57,7 +63,8 @@ struct kr_contact {
 void kr_contact_free(kr_contact *c) {
   if (!c)
     return;
-  free(c->lambda);
+  free(c->f);
+  free(c->mu);
   free(c->saved);
   free(c->saved_pos);
   free(c->pos_before);
@@ -92,29 +99,31 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->nodes = k->nodes;
   c->tol = k->sc.solver.tolerance * k->sc.rod.length;
   c->margin = 2.0 * w.rod_radius;
-  c->lambda = calloc(N, sizeof(double));
-  c->saved = calloc(N, sizeof(double));
+  c->f = calloc(3 * N, sizeof(double));
+  c->mu = calloc(N, sizeof(double));
+  c->saved = calloc(3 * N, sizeof(double));
   c->saved_pos = calloc(3 * N, sizeof(double));
   c->pos_before = calloc(3 * N, sizeof(double));
   c->normal = calloc(3 * N, sizeof(double));
   c->gap = calloc(N, sizeof(double));
   c->gnorm = calloc(3 * N, sizeof(double));
   c->cand = calloc(N, sizeof(int));
-  c->C = calloc(N * N, sizeof(double));
-  c->b = calloc(N, sizeof(double));
-  c->l = calloc(N, sizeof(double));
-  c->g0 = calloc(N, sizeof(double));
-  c->V = calloc(N * N, sizeof(double));
-  c->ev = calloc(N, sizeof(double));
-  c->lwork = 34 * (int)N; /* dsyev: (nb + 2) N, nb the block size */
+  c->C = calloc(9 * N * N, sizeof(double));
+  c->b = calloc(3 * N, sizeof(double));
+  c->l = calloc(3 * N, sizeof(double));
+  c->g0 = calloc(3 * N, sizeof(double));
+  c->V = calloc(9 * N * N, sizeof(double));
+  c->ev = calloc(3 * N, sizeof(double));
+  c->lwork = 34 * 3 * (int)N; /* dsyev: (nb + 2) N, nb the block size */
   c->work = calloc((size_t)c->lwork, sizeof(double));
-  c->solver = rod_contact_solver_alloc((int)N, 1);
+  c->solver = rod_contact_solver_alloc(3 * (int)N, 1);
   c->out_force = calloc(3 * N, sizeof(double));
   c->out_active = calloc(N, sizeof(signed char));
   c->free_steps = 2;
+  c->dim = 1;
   k->contact = c;
   k->contact_jump = calloc(3 * N, sizeof(double));
-  if (!k->contact_jump || !c->lambda || !c->saved || !c->saved_pos ||
+  if (!k->contact_jump || !c->f || !c->mu || !c->saved || !c->saved_pos ||
       !c->pos_before || !c->normal || !c->gap || !c->gnorm || !c->cand ||
       !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev || !c->work ||
       !c->solver || !c->out_force || !c->out_active)
@@ -122,11 +131,24 @@ int kr_contact_create(rod_kirchhoff *k) {
   return ROD_OK;
 }
 
+/* The world force of node i. */
+static void node_force(const kr_contact *c, int i, double F[3]) {
+  double t1[3], t2[3];
+  const double *n = c->normal + 3 * i, *f = c->f + 3 * i;
+  if (f[0] == 0 && f[1] == 0 && f[2] == 0) { /* also where no normal is set */
+    v3_set(F, 0, 0, 0);
+    return;
+  }
+  rod_contact_tangents(n, t1, t2);
+  for (int j = 0; j < 3; j++)
+    F[j] = f[0] * n[j] + f[1] * t1[j] + f[2] * t2[j];
+}
+
 /* The nodes' forces into the sweeps' jumps. */
 static void apply_forces(rod_kirchhoff *k) {
   const kr_contact *c = k->contact;
   for (int i = 0; i < k->nodes; i++)
-    v3_scale(k->contact_jump + 3 * i, c->lambda[i], c->normal + 3 * i);
+    node_force(c, i, k->contact_jump + 3 * i);
 }
 
 bool kr_contact_planar(const rod_kirchhoff *k) {
@@ -186,22 +208,80 @@ static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   return s == ROD_OK ? sweep_gaps(k, x, st) : s;
 }
 
-/* True when the forces meet the contact conditions at the last sweep. */
-static bool complementary(const kr_contact *c) {
+/* Gauss-Seidel sweeps of the friction model's solve at most, and the
+ * relative tolerance of Coulomb's law at the end of a step. */
+static const int kr_contact_sweeps = 1000;
+static const double kr_contact_cone = 1e-6;
+
+/* The body nearest to node i at the last sweep. */
+static int body_of(const rod_kirchhoff *k, int i) {
+  const kr_contact *c = k->contact;
+  const double *p = k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
+  int best = 0;
+  double dmin = INFINITY, n[3];
+  for (int bo = 0; bo < c->world.count; bo++) {
+    const double d = rod_obstacle_distance(&c->world.item[bo], p, n);
+    if (d < dmin) {
+      dmin = d;
+      best = bo;
+    }
+  }
+  return best;
+}
+
+/* The measured value of unknown (node i, direction j) at the last sweep:
+ * the gap along the normal (j = 0), the slip since the accepted state
+ * along tangent j (1, 2). */
+static double measured(const rod_kirchhoff *k, int i, int j) {
+  const kr_contact *c = k->contact;
+  const double *p = k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
+  if (j == 0) {
+    double n[3], best = INFINITY;
+    for (int bo = 0; bo < c->world.count; bo++)
+      best = fmin(best, rod_obstacle_distance(&c->world.item[bo], p, n) -
+                            c->world.rod_radius);
+    return best;
+  }
+  double t[2][3], d[3];
+  rod_contact_tangents(c->normal + 3 * i, t[0], t[1]);
+  v3_sub(d, p, c->pos_before + 3 * i);
+  return v3_dot(d, t[j - 1]);
+}
+
+/* True when the forces meet the contact conditions at the last sweep; with
+ * friction also Coulomb's law at the pressed nodes: a node that slipped
+ * by more than the tolerance in the step has its friction force on the
+ * cone, opposite to the slip (to kr_contact_cone), none beyond it. */
+static bool complementary(const rod_kirchhoff *k) {
+  const kr_contact *c = k->contact;
   for (int i = 1; i < c->nodes; i++) {
+    const double *f = c->f + 3 * i;
     if (c->gap[i] < -c->tol)
       return false;
-    if (c->lambda[i] > 0 && c->gap[i] > c->tol)
+    if (f[0] > 0 && c->gap[i] > c->tol)
+      return false;
+    if (c->dim == 1 || f[0] == 0)
+      continue;
+    const double mu = c->world.item[body_of(k, i)].friction;
+    const double s1 = measured(k, i, 1), s2 = measured(k, i, 2);
+    const double ft = hypot(f[1], f[2]), slip = hypot(s1, s2);
+    if (ft > mu * f[0] * (1 + kr_contact_cone))
+      return false;
+    if (slip > c->tol &&
+        (ft < mu * f[0] * (1 - kr_contact_cone) ||
+         f[1] * s1 + f[2] * s2 > -(1 - kr_contact_cone) * ft * slip))
       return false;
   }
   return true;
 }
 
-/* Compliance of the candidates at the solution x (forces applied, last
- * sweep at x): C[a + m b] = d gap_a / d F_b along the normals. */
+/* Compliance of the candidates' unknowns (dim per candidate) at the
+ * solution x (forces applied, last sweep at x): C[u + n v] = d w_u / d
+ * F_v, w the measured values. */
 static int compliance(rod_kirchhoff *k, const double *x, int m,
                       rod_step_stats *st) {
   kr_contact *c = k->contact;
+  const int D = c->dim, n = D * m;
   double r[6], J[36], dx[6], xt[6];
   lapack_int ipiv[6];
   int s = rod_shooting_jacobian(k->shoot, x, r, J);
@@ -215,11 +295,11 @@ static int compliance(rod_kirchhoff *k, const double *x, int m,
    * rounding's about 1e-10 too */
   const double L = k->model.length;
   const double d = 1e-5 * 3.0 * k->model.K[0] / (L * L);
-  for (int bi = 0; bi < m && s == ROD_OK; bi++) {
-    const int i = c->cand[bi];
-    const double l0 = c->lambda[i];
+  for (int v = 0; v < n && s == ROD_OK; v++) {
+    double *fv = c->f + 3 * c->cand[v / D] + v % D;
+    const double l0 = *fv;
     for (int side = 0; side < 2 && s == ROD_OK; side++) {
-      c->lambda[i] = l0 + (side ? -d : d);
+      *fv = l0 + (side ? -d : d);
       apply_forces(k);
       s = rod_shooting_residual(k->shoot, x, r);
       if (s != ROD_OK)
@@ -234,28 +314,23 @@ static int compliance(rod_kirchhoff *k, const double *x, int m,
       if (s != ROD_OK)
         break;
       kr_quadratures(k);
-      for (int a = 0; a < m; a++) {
-        const int na = c->cand[a];
-        const double *p = k->node_y + (size_t)na * KR_NODE + ROD_NY + ROD_Q_P;
-        double n[3], best = INFINITY;
-        for (int bo = 0; bo < c->world.count; bo++)
-          best = fmin(best, rod_obstacle_distance(&c->world.item[bo], p, n) -
-                                c->world.rod_radius);
+      for (int u = 0; u < n; u++) {
+        const double w = measured(k, c->cand[u / D], u % D);
         /* central differences: the response's quadratic part cancels */
-        c->C[a + (size_t)m * bi] =
-            side ? (c->C[a + (size_t)m * bi] - best) / (2.0 * d) : best;
+        c->C[u + (size_t)n * v] =
+            side ? (c->C[u + (size_t)n * v] - w) / (2.0 * d) : w;
       }
     }
-    c->lambda[i] = l0;
+    *fv = l0;
   }
   apply_forces(k); /* the forces as they were */
   if (s != ROD_OK)
     return s;
-  for (int a = 0; a < m; a++) /* the symmetric part (Maxwell-Betti) */
-    for (int bi = 0; bi < a; bi++) {
-      const double v =
-          0.5 * (c->C[a + (size_t)m * bi] + c->C[bi + (size_t)m * a]);
-      c->C[a + (size_t)m * bi] = c->C[bi + (size_t)m * a] = v;
+  for (int u = 0; u < n; u++) /* the symmetric part (Maxwell-Betti) */
+    for (int v = 0; v < u; v++) {
+      const double a =
+          0.5 * (c->C[u + (size_t)n * v] + c->C[v + (size_t)n * u]);
+      c->C[u + (size_t)n * v] = c->C[v + (size_t)n * u] = a;
     }
   return ROD_OK;
 }
@@ -295,52 +370,62 @@ static int model_matrix(kr_contact *c, int m) {
 static const double kr_contact_settle = 1e-8;
 
 /* One Newton update of the forces from the solution x (last sweep at x,
- * gaps evaluated): the candidates' compliance, the model's complementarity
- * problem; the new forces into c->l (candidates c->cand[0 .. *m - 1]),
- * the old ones into c->g0. */
+ * gaps evaluated): the candidates' compliance, the model's contact
+ * problem; the new forces into c->l (dim per candidate c->cand[0 .. *m -
+ * 1]), the old ones into c->g0. */
 static int newton_update(rod_kirchhoff *k, const double *x, int *m_out,
                          rod_step_stats *st) {
   kr_contact *c = k->contact;
+  const int D = c->dim;
   /* the candidates: pressed nodes and nodes near or inside a body (the
    * clamp's node cannot move) */
   int m = 0;
   for (int i = 1; i < c->nodes; i++)
-    if (c->lambda[i] > 0 || c->gap[i] < c->margin) {
+    if (c->f[3 * i] > 0 || c->gap[i] < c->margin) {
       c->cand[m++] = i;
-      if (c->lambda[i] == 0)
+      if (c->f[3 * i] == 0)
         v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
     }
   *m_out = m;
   if (m == 0)
     return ROD_OK;
+  const int n = D * m;
+  for (int u = 0; u < n; u++) /* before compliance moves the last sweep */
+    c->b[u] = measured(k, c->cand[u / D], u % D);
   int s = compliance(k, x, m, st);
   if (s == ROD_OK)
-    s = model_matrix(c, m);
+    s = model_matrix(c, D * m);
   if (s != ROD_OK)
     return s;
-  /* gap + M (F' - F) >= 0 _|_ F' >= 0, i.e. min 1/2 F'^T M F' + b^T F'
-   * with M the compliance made positive definite (model_matrix), F the
-   * nodes' forces; the fixed point F' = F meets the contact conditions
-   * whatever M is */
-  for (int a = 0; a < m; a++) {
-    double v = c->gap[c->cand[a]];
-    for (int bi = 0; bi < m; bi++)
-      v -= c->C[a + (size_t)m * bi] * c->lambda[c->cand[bi]];
-    c->b[a] = v;
-    c->g0[a] = c->lambda[c->cand[a]];
+  /* w + M (F' - F) in the contact law, M the compliance made positive
+   * definite (model_matrix), w the measured gaps and slips, F the nodes'
+   * forces: frictionless, min 1/2 F'^T M F' + b^T F' over F' >= 0;
+   * with friction, Coulomb's law on w' = M F' + b. The fixed point F' = F
+   * meets the contact law whatever M is. */
+  for (int u = 0; u < n; u++) {
+    double v = c->b[u];
+    for (int w = 0; w < n; w++)
+      v -= c->C[u + (size_t)n * w] * c->f[3 * c->cand[w / D] + w % D];
+    c->b[u] = v;
+    c->g0[u] = c->l[u] = c->f[3 * c->cand[u / D] + u % D];
   }
   rod_contact_stats cs;
-  return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+  if (D == 1)
+    return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+  for (int a = 0; a < m; a++)
+    c->mu[a] = c->world.item[body_of(k, c->cand[a])].friction;
+  return rod_contact_coulomb(c->solver, m, c->C, c->b, c->mu, 1e-12,
+                             kr_contact_sweeps, c->l, &cs);
 }
 
 /* The largest change of the update and the sum of the forces (N). */
 static double update_change(const kr_contact *c, int m, double *total) {
   double change = 0;
-  for (int a = 0; a < m; a++)
-    change = fmax(change, fabs(c->l[a] - c->g0[a]));
+  for (int u = 0; u < c->dim * m; u++)
+    change = fmax(change, fabs(c->l[u] - c->g0[u]));
   *total = 0;
   for (int i = 0; i < c->nodes; i++)
-    *total += c->lambda[i];
+    *total += c->f[3 * i];
   return change;
 }
 
@@ -382,7 +467,7 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
     return s;
   double change = 0, total = 0; /* N: the last update's largest change */
   for (int it = 0;; it++) {
-    if (complementary(c) && change <= kr_contact_settle * total)
+    if (complementary(k) && change <= kr_contact_settle * total)
       return ROD_OK;
     if (it >= max_it)
       return ROD_ENOCONV;
@@ -394,8 +479,9 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
     double x0[6], step = 1.0;
     memcpy(x0, x, sizeof x0);
     for (;;) {
-      for (int a = 0; a < m; a++)
-        c->lambda[c->cand[a]] = c->g0[a] + step * (c->l[a] - c->g0[a]);
+      for (int u = 0; u < c->dim * m; u++)
+        c->f[3 * c->cand[u / c->dim] + u % c->dim] =
+            c->g0[u] + step * (c->l[u] - c->g0[u]);
       s = solve_kind(k, kind, x, st);
       if (s == ROD_OK)
         break;
@@ -409,6 +495,7 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
 
 int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   const kr_solve_kind kind = {.dynamic = false};
+  k->contact->dim = 1; /* frictionless: also an equilibrium with friction */
   return newton(k, &kind, x, st);
 }
 
@@ -416,13 +503,14 @@ int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *cf,
                     bool *modified, double *x, rod_step_stats *st) {
   const kr_solve_kind kind = {
       .dynamic = true, .t = t, .coeffs = cf, .modified = modified};
+  k->contact->dim = k->contact->world.friction ? 3 : 1;
   return newton(k, &kind, x, st);
 }
 
 bool kr_contact_pressed(const rod_kirchhoff *k) {
   const kr_contact *c = k->contact;
   for (int i = 0; i < c->nodes; i++)
-    if (c->lambda[i] > 0)
+    if (c->f[3 * i] > 0)
       return true;
   return false;
 }
@@ -440,19 +528,19 @@ void kr_contact_accept(rod_kirchhoff *k, bool work) {
     double d[3];
     v3_sub(d, p, c->pos_before + 3 * i);
     if (work)
-      c->dissipated -= c->lambda[i] * v3_dot(c->normal + 3 * i, d);
+      c->dissipated -= v3_dot(k->contact_jump + 3 * i, d);
     v3_copy(c->pos_before + 3 * i, p);
   }
 }
 
 void kr_contact_reset(rod_kirchhoff *k) {
-  memset(k->contact->lambda, 0, (size_t)k->nodes * sizeof(double));
+  memset(k->contact->f, 0, 3 * (size_t)k->nodes * sizeof(double));
   apply_forces(k);
 }
 
 void kr_contact_save(rod_kirchhoff *k) {
   kr_contact *c = k->contact;
-  memcpy(c->saved, c->lambda, (size_t)k->nodes * sizeof(double));
+  memcpy(c->saved, c->f, 3 * (size_t)k->nodes * sizeof(double));
   for (int i = 0; i < k->nodes; i++)
     v3_copy(c->saved_pos + 3 * i,
             k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P);
@@ -472,15 +560,15 @@ double kr_contact_moved(const rod_kirchhoff *k) {
 
 void kr_contact_restore(rod_kirchhoff *k) {
   kr_contact *c = k->contact;
-  memcpy(c->lambda, c->saved, (size_t)k->nodes * sizeof(double));
+  memcpy(c->f, c->saved, 3 * (size_t)k->nodes * sizeof(double));
   apply_forces(k);
 }
 
 void kr_contact_sample(rod_kirchhoff *k, rod_sample *out) {
   kr_contact *c = k->contact;
   for (int i = 0; i < k->nodes; i++) {
-    v3_scale(c->out_force + 3 * i, c->lambda[i], c->normal + 3 * i);
-    c->out_active[i] = c->lambda[i] > 0;
+    v3_copy(c->out_force + 3 * i, k->contact_jump + 3 * i);
+    c->out_active[i] = c->f[3 * i] > 0;
   }
   out->contact_force = c->out_force;
   out->contact_active = c->out_active;
