@@ -1,8 +1,9 @@
 """The contact section of the validation report (validation/report.py
 --only contact): the rod resting on a frictionless table against the
 heavy elastica (small deflection in closed form, large deflection by an
-independent shooting solution), impacts on a table (penetration, forces,
-energy) and the real-time ratio of the shipped contact scenarios.
+independent shooting solution; the chain and the Kirchhoff rod), impacts
+on a table (penetration, forces, energy) and the real-time ratio of the
+shipped contact scenarios on both backends.
 """
 import math
 
@@ -68,9 +69,14 @@ def weight(sets):
     return rho * math.pi * d * d / 4 * g
 
 
-def resting(rs, sets, n):
-    run, _ = rs.run(TABLE, sets + [f"rfem.segments={n}"], static=True,
-                    name=f"table_{n}")
+def resting(rs, sets, n, rod=False):
+    """The static state of rod_on_table.ini with sets on the chain of n
+    elements, or (rod) the Kirchhoff rod on n nodes: clamp moment, vertical
+    clamp force, first pushed point and the run."""
+    grid = ["solver.backend=kirchhoff", f"space.nodes={n}"] if rod else \
+        [f"rfem.segments={n}"]
+    run, _ = rs.run(TABLE, sets + grid, static=True,
+                    name=f"table_{'rod' if rod else 'chain'}_{n}")
     act = np.nonzero(run["/contact/active"][0])[0]
     return (run["/rod/moment"][0, 0, 1], -run["/rod/force"][0, 0, 2],
             run["/rod/s"][act[0]] if len(act) else float("nan"), run)
@@ -78,7 +84,8 @@ def resting(rs, sets, n):
 
 def study_contact(rs, out, quick, save):
     md = ["## Contact\n",
-          "The chain (RFEM) against a rigid frictionless table and posts "
+          "The chain (RFEM) and the Kirchhoff rod against a rigid "
+          "frictionless table and posts "
           "([docs/contact.md](../../docs/contact.md)).\n"]
     EI0, q = 0.03803, weight([])
     # small deflection
@@ -97,6 +104,18 @@ def study_contact(rs, out, quick, save):
         m, f, s0, _ = resting(rs, [], n)
         md.append(f"| {n} | {m:.6e} | {m / M - 1:+.1e} | {f:.6e} | "
                   f"{f / F - 1:+.1e} | {s0:.4g} |")
+    ref = heavy_on_table(EI0, q, h)
+    md.append(f"\nThe Kirchhoff rod (the table's force at its nodes) against "
+              f"the nonlinear heavy elastica (a = {ref[0]:.6f} m, moment "
+              f"{ref[2]:.6e} N m, force {ref[3]:.6e} N; the small-deflection "
+              f"formulas are 1e-5 off it):\n")
+    md.append("| nodes | clamp moment (N m) | error | clamp force (N) | "
+              "error | first pushed node (m) |")
+    md.append("|---|---|---|---|---|---|")
+    for n in ((50, 100) if quick else (50, 100, 200)):
+        m, f, s0, _ = resting(rs, [], n, rod=True)
+        md.append(f"| {n} | {m:.6e} | {m / ref[2] - 1:+.1e} | {f:.6e} | "
+                  f"{f / ref[3] - 1:+.1e} | {s0:.4g} |")
     # large deflection
     EI = EI0 / 10
     md.append("\n### Large deflection\n")
@@ -121,6 +140,11 @@ def study_contact(rs, out, quick, save):
             md.append(f"| {h} | {ref[0]:.5f} | {al:.5f} | {n} | {m:.6e} | "
                       f"{ref[2]:.6e} | {m / ref[2] - 1:+.1e} | {f:.6e} | "
                       f"{ref[3]:.6e} | {f / ref[3] - 1:+.1e} |")
+        for n in (50, 100):  # the Kirchhoff rod's nodes
+            m, f, _, _ = resting(rs, sets, n, rod=True)
+            md.append(f"| {h} | {ref[0]:.5f} | {al:.5f} | rod, {n} nodes | "
+                      f"{m:.6e} | {ref[2]:.6e} | {m / ref[2] - 1:+.1e} | "
+                      f"{f:.6e} | {ref[3]:.6e} | {f / ref[3] - 1:+.1e} |")
         p = run["/rod/position"][0]
         ax[0].plot(p[:, 0], (p[:, 2] - 0.71e-3) * 1e3, ".", ms=3,
                    label=f"chain, {n} elements, h = {h} m")
@@ -173,15 +197,21 @@ def study_contact(rs, out, quick, save):
               f"(the rest to air drag).\n")
     # speed
     md.append("### Speed\n")
-    md.append("| scenario | real-time ratio | dynamics evaluations per "
-              "step |")
-    md.append("|---|---|---|")
+    md.append("| scenario | chain: real-time ratio | dynamics evaluations "
+              "per step | Kirchhoff rod: real-time ratio | integrations per "
+              "step | deepest node (m) |")
+    md.append("|---|---|---|---|---|---|")
     for ini in ("rod_on_table.ini", "cantilever_table.ini",
                 "pendulum_post.ini"):
         if quick and ini == "pendulum_post.ini":
             continue
-        _, summ = rs.run(f"{SCEN}/{ini}", [], name=ini[:-4])
-        ratio = summ.split("real-time ratio ")[1].split(")")[0]
-        ev = summ.split("integrations/step ")[1].split(",")[0]
-        md.append(f"| `{ini}` | {ratio} | {ev} |")
+        row = f"| `{ini}` |"
+        for sets in ([], ["solver.backend=kirchhoff"]):
+            run, summ = rs.run(f"{SCEN}/{ini}", sets,
+                               name=ini[:-4] + ("_rod" if sets else ""))
+            ratio = summ.split("real-time ratio ")[1].split(")")[0]
+            ev = summ.split("integrations/step ")[1].split(",")[0]
+            row += f" {ratio} | {ev} |"
+        row += f" {max(0.0, -run['/contact/gap_min'].min()):.1e} |"
+        md.append(row)
     return "\n".join(md)
