@@ -95,6 +95,8 @@ int kr_contact_create(rod_kirchhoff *k) {
   if (!c)
     return ROD_ENOMEM;
   const size_t N = (size_t)k->nodes;
+  /* the unknowns: one per node, three with friction */
+  const size_t U = (w.friction ? 3 : 1) * N;
   c->world = w;
   c->nodes = k->nodes;
   c->tol = k->sc.solver.tolerance * k->sc.rod.length;
@@ -108,15 +110,15 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->gap = calloc(N, sizeof(double));
   c->gnorm = calloc(3 * N, sizeof(double));
   c->cand = calloc(N, sizeof(int));
-  c->C = calloc(9 * N * N, sizeof(double));
-  c->b = calloc(3 * N, sizeof(double));
-  c->l = calloc(3 * N, sizeof(double));
-  c->g0 = calloc(3 * N, sizeof(double));
-  c->V = calloc(9 * N * N, sizeof(double));
-  c->ev = calloc(3 * N, sizeof(double));
-  c->lwork = 34 * 3 * (int)N; /* dsyev: (nb + 2) N, nb the block size */
+  c->C = calloc(U * U, sizeof(double));
+  c->b = calloc(U, sizeof(double));
+  c->l = calloc(U, sizeof(double));
+  c->g0 = calloc(U, sizeof(double));
+  c->V = calloc(U * U, sizeof(double));
+  c->ev = calloc(U, sizeof(double));
+  c->lwork = 34 * (int)U; /* dsyev: (nb + 2) N, nb the block size */
   c->work = calloc((size_t)c->lwork, sizeof(double));
-  c->solver = rod_contact_solver_alloc(3 * (int)N, 1);
+  c->solver = rod_contact_solver_alloc((int)U, 1);
   c->out_force = calloc(3 * N, sizeof(double));
   c->out_active = calloc(N, sizeof(signed char));
   c->free_steps = 2;
