@@ -164,11 +164,12 @@ static double free_energy_rise(rod_scenario sc) {
   return rise;
 }
 
-START_TEST(impacts_frictionless) {
+static void impacts(double friction) {
   rod_scenario sc;
   rod_test_load(&sc, "cantilever_table.ini");
   sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
   sc.rod.drag = 0;
+  sc.plane.friction = friction;
   const double tol = sc.solver.tolerance * sc.rod.length;
   const double own = free_energy_rise(sc);
   rod_sample s;
@@ -187,7 +188,8 @@ START_TEST(impacts_frictionless) {
     double sum = 0;
     for (int j = 0; j < s.points; j++) {
       const double *f = s.contact_force + 3 * j;
-      ck_assert(f[0] == 0 && f[1] == 0 && f[2] >= 0);
+      ck_assert(f[1] == 0 && f[2] >= 0); /* in the x-z plane */
+      ck_assert(fabs(f[0]) <= friction * f[2] * (1 + 1e-9)); /* the cone */
       pushed = fmax(pushed, f[2]);
       sum += f[2];
     }
@@ -211,14 +213,23 @@ START_TEST(impacts_frictionless) {
     sum_prev = sum;
   }
   fprintf(stderr,
-          "impacts: %d nodes, %d contact steps, largest force %g N, deepest "
+          "impacts, mu = %g: %d nodes, %d contact steps, largest force %g N, "
+          "deepest "
           "%g m, dissipated %g J of %g J, energy lost %g J, largest rise in "
           "contact steps %g J, the free rod's %g J\n",
-          s.points, contact_steps, pushed, -deepest, D, E0, E0 - E, grew, own);
+          friction, s.points, contact_steps, pushed, -deepest, D, E0, E0 - E,
+          grew, own);
   ck_assert_msg(pushed > 0 && D > 1e-3 * E0,
                 "no impact: force %g, dissipated %g", pushed, D);
   rod_backend_kirchhoff.destroy(k);
 }
+
+START_TEST(impacts_frictionless) { impacts(0.0); }
+END_TEST
+
+/* With friction 0.3: every force in its cone besides the above (friction
+ * takes energy too). */
+START_TEST(impacts_with_friction) { impacts(0.3); }
 END_TEST
 
 /* rod_on_table.ini as a Kirchhoff rod run from its static state: it stays
@@ -310,6 +321,7 @@ static Suite *kirchhoff_contact_suite(void) {
   TCase *d = tcase_create("dynamics");
   tcase_set_timeout(d, 120);
   tcase_add_test(d, impacts_frictionless);
+  tcase_add_test(d, impacts_with_friction);
   tcase_add_test(d, rest_stays_at_rest);
   tcase_add_test(d, incline_stick_below_slip_above);
   suite_add_tcase(su, d);

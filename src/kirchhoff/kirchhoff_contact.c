@@ -213,6 +213,7 @@ static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
 /* Gauss-Seidel sweeps of the friction model's solve at most, and the
  * relative tolerance of Coulomb's law at the end of a step. */
 static const int kr_contact_sweeps = 1000;
+static const double kr_contact_gs = 1e-12; /* the sweeps' tolerance */
 static const double kr_contact_cone = 1e-6;
 
 /* The body nearest to node i at the last sweep. */
@@ -416,8 +417,18 @@ static int newton_update(rod_kirchhoff *k, const double *x, int *m_out,
     return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
   for (int a = 0; a < m; a++)
     c->mu[a] = c->world.item[body_of(k, c->cand[a])].friction;
-  return rod_contact_coulomb(c->solver, m, c->C, c->b, c->mu, 1e-12,
-                             kr_contact_sweeps, c->l, &cs);
+  s = rod_contact_coulomb(c->solver, m, c->C, c->b, c->mu, kr_contact_gs,
+                          kr_contact_sweeps, c->l, &cs);
+  /* friction components within the solve's tolerance are zero: a rod
+   * moving in a plane keeps its forces in it (the tangent across it,
+   * measured 1.1e-14 N against 0.87 N, took the sweeps off the plane) */
+  double big = 0;
+  for (int u = 0; u < n; u++)
+    big = fmax(big, fabs(c->l[u]));
+  for (int u = 0; u < n; u++)
+    if (u % D && fabs(c->l[u]) <= kr_contact_gs * big)
+      c->l[u] = 0;
+  return s;
 }
 
 /* The largest change of the update and the sum of the forces (N). */
