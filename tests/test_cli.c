@@ -314,6 +314,12 @@ START_TEST(coarse_grid_warns) {
   ck_assert_ptr_nonnull(strstr(err, "use about 75 nodes"));
   ck_assert_ptr_nonnull(
       strstr(err, "good.ini: space.history: warning: at k h = 0.37 (20 nodes"));
+  /* a Runge-Kutta scheme's auto history is its stage records: no history
+   * warning at k h = 0.54 (esdirk4's c0 = 4 / dt) */
+  st = rodsim("bench good.ini --set space.nodes=20 --set time.scheme=esdirk4 "
+              "--set time.duration=2e-3",
+              err, sizeof err);
+  ck_assert_msg(st == 0 && count_lines(err) == 0, "exit %d: %s", st, err);
   /* auto resolves both */
   st = rodsim("bench good.ini --set space.nodes=auto --dt 2e-3,2e-4 --set "
               "time.duration=2e-3",

@@ -299,7 +299,9 @@ void cli_warn_sampling(const rod_scenario *sc) {
                            : cli_kh_euler;
   const double kh = rod_model_step_kh(sc);
   if (kh <= limit) {
+    /* the Runge-Kutta schemes' auto history is their stage records */
     if (!euler && sc->space.history == ROD_HISTORY_AUTO &&
+        sc->time.scheme == ROD_SCHEME_BDF_ALPHA &&
         m.kind == ROD_MODEL_KIRCHHOFF && sc->time.alpha > -0.5 &&
         kh > cli_kh_stage)
       cli_fail("%s: space.history: warning: at k h = %.2g (%d nodes, dt = "
