@@ -97,8 +97,12 @@ static inline void sp_mat_apply(double *out, const double *Im,
 /* Iparent += X^T I X: an inertia of frame B seen from frame A (eq. 2.66).
  * In blocks, rotate by E, then shift by r with R = rx:
  * A' = A - B R + R B^T - R C R, B' = B + R C, C' = C. */
-static inline void sp_inertia_to_parent(double *Ip, const double *E,
-                                        const double *r, const double *Ic6) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+sp_inertia_to_parent(double *Ip, const double *E, const double *r,
+                     const double *Ic6) {
   double blk[3][9], rot[3][9];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
