@@ -251,10 +251,14 @@ static int run_common(int argc, char **argv, bool static_only) {
   rod_sim_set_sink(sim, &sink);
   snprintf(static_path, sizeof static_path, "%s", sc.output.file);
   snprintf(static_message, sizeof static_message,
-           "rodsim: %s: interrupted during the static solve; %s removed "
+           "%srodsim: %s: interrupted during the static solve; %s removed "
            "(it held no sample)\n",
-           sc.source, sc.output.file);
+           ps.show ? "\r\033[K" : "", sc.source, sc.output.file);
   in_static = !interrupted;
+  if (ps.show) { /* the static solve reports no progress: say what runs */
+    fprintf(stderr, "\rrodsim: solving the static state (Ctrl-C stops) ");
+    fflush(stderr);
+  }
   int st = rod_sim_static(sim);
   in_static = 0;
   if (st == ROD_OK && interrupted)
