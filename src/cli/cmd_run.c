@@ -156,12 +156,20 @@ static void warn_energy(const rod_scenario *sc, const rod_sim_result *res) {
              "space.integrator = rk4, %d nodes, time.alpha = %g: try more "
              "nodes or alpha closer to 0",
              cli_nodes(sc), sc->time.alpha);
+  /* 4 significant digits, more when those would print the two energies
+   * alike (17 tell any two doubles apart) */
+  char before[32], after[32];
+  for (int digits = 4; digits <= 17; digits++) {
+    snprintf(before, sizeof before, "%.*g", digits, res->energy_before);
+    snprintf(after, sizeof after, "%.*g", digits, res->energy_after);
+    if (strcmp(before, after) != 0)
+      break;
+  }
   fprintf(stderr,
           "rodsim: %s: warning: with nothing working on the rod its energy "
-          "grew from %.4g J to %.4g J by t = %.6g s, so the discretisation "
+          "grew from %s J to %s J by t = %.6g s, so the discretisation "
           "creates energy here (%s)\n",
-          sc->source, res->energy_before, res->energy_after, res->energy_time,
-          hint);
+          sc->source, before, after, res->energy_time, hint);
 }
 
 /* The summary of `rodsim static`: the tip and the clamp's reaction. */

@@ -32,10 +32,28 @@ static void windows_init(rod_energy_windows *w, double span, int min_count) {
 }
 
 /* Period (s) of the bare rod's first bending mode, Euler-Bernoulli. */
-static double first_period(const rod_scenario *sc) {
-  rod_model m;
-  rod_model_init(&m, sc);
-  return 2.0 * M_PI / rod_model_first_omega(&m, 0.0);
+static double first_period(const rod_model *m) {
+  return 2.0 * M_PI / rod_model_first_omega(m, 0.0);
+}
+
+/* J: the size of the gravity potential whatever its datum,
+ * rhoA |g| integral |p| ds (trapezoidal rule over the sample's points),
+ * and of the tip force's work, |F| |p(L)|. Their values, -rhoA g . p and
+ * F . p(L), depend on where the origin lies (both vanish for a rod lying
+ * in the horizontal plane through it), their rounding and spatial error
+ * do not: those scale with the weight and force times the distances. */
+static double potential_size(const rod_energy_watch *w, const rod_sample *s) {
+  double integral = 0.0, prev = 0.0;
+  for (int i = 0; s->s && i < s->points; i++) {
+    const double *p = s->position + 3 * i;
+    const double r = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    if (i > 0)
+      integral += 0.5 * (prev + r) * (s->s[i] - s->s[i - 1]);
+    prev = r;
+  }
+  const double *F = w->tip_force;
+  return w->weight * integral +
+         sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]) * prev;
 }
 
 void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
@@ -49,8 +67,12 @@ void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
   w->t_free =
       sc->impulse.enabled ? sc->impulse.start + sc->impulse.duration : 0.0;
   memcpy(w->tip_force, sc->tip.force, sizeof w->tip_force);
+  rod_model m;
+  rod_model_init(&m, sc);
+  const double *g = sc->environment.gravity;
+  w->weight = m.rho_area * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   windows_init(&w->fast, 0.0, fast_window);
-  windows_init(&w->slow, slow_periods * first_period(sc), fast_window);
+  windows_init(&w->slow, slow_periods * first_period(&m), fast_window);
   w->window_k = -INFINITY;
 }
 
@@ -86,8 +108,8 @@ void rod_energy_watch_add(rod_energy_watch *w, double t, const rod_sample *s,
   const double work = w->tip_force[0] * tip[0] + w->tip_force[1] * tip[1] +
                       w->tip_force[2] * tip[2];
   const double e = s->kinetic + s->elastic + s->gravity - work;
-  const double size =
-      fabs(s->kinetic) + fabs(s->elastic) + fabs(s->gravity) + fabs(work);
+  const double size = fabs(s->kinetic) + fabs(s->elastic) +
+                      fmax(fabs(s->gravity) + fabs(work), potential_size(w, s));
   w->floor = fmax(w->floor, floor_fraction * size);
   if (!res->energy_grew && w->fast.windows > 0 &&
       e - w->fast.level > fast_growth * w->motion + w->floor)

@@ -18,7 +18,13 @@
  * Growth below a floor of 1e-6 of the energies' size is never flagged: a
  * rod at rest settles from the static solution to the dynamic
  * discretisation's rest state, which lies within the spatial error (E
- * rose by 1.4e-8 of |E| on 20 RK4 nodes with cubic Hermite history). */
+ * rose by 1.4e-8 of |E| on 20 RK4 nodes with cubic Hermite history).
+ * The potentials' size is taken free of their datum, rhoA |g| integral
+ * |p| ds + |F| |p(L)|: a very stiff rod lying along x through the origin
+ * (EI = 1e8 N m^2, weight release) has gravity potential -8.8e-13 J of a
+ * size 9.9e-3 J, and its E rose by 9e-17 J in 2 s (1e-14 of that size,
+ * the rounding of the positions amplified by steps of 1e-3 of the
+ * mode's period), which the floor on |E| (6e-18 J) flagged. */
 #ifndef ROD_ENERGY_WATCH_H
 #define ROD_ENERGY_WATCH_H
 
@@ -43,6 +49,7 @@ typedef struct {
   bool active;         /* the clamp does no work (no motor) */
   double t_free;       /* s: no impulse from here on */
   double tip_force[3]; /* N, constant for t > 0 */
+  double weight;       /* N/m, rhoA |g| */
   rod_energy_windows fast, slow;
   double window_k; /* J: largest kinetic energy in the current fast window */
   double motion;   /* J: largest kinetic energy so far (completed windows) */
