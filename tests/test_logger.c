@@ -186,7 +186,14 @@ static void write_samples(const char *path, bool contact) {
   rod_scenario_default(&sc);
   rod_logger *lg;
   rod_error err;
+  const bool earlier = access(path, F_OK) == 0;
   ck_assert_int_eq(rod_logger_open(&lg, path, &sc, "rfem", &err), ROD_OK);
+  /* under PATH.part until the datasets and first sample are flushed: a
+   * file under path always holds them, an earlier one stays till then */
+  char part[600];
+  snprintf(part, sizeof part, "%s.part", path);
+  ck_assert_str_eq(rod_logger_file_now(lg), part);
+  ck_assert(access(part, F_OK) == 0 && (access(path, F_OK) == 0) == earlier);
   enum { N = 3 };
   double s[N] = {0, 0.1, 0.2}, pos[3 * N] = {0}, quat[4 * N] = {0};
   double vel[3 * N] = {0}, force[3 * N];
@@ -211,6 +218,7 @@ static void write_samples(const char *path, bool contact) {
       smp.dissipated_contact = 0.5 * k;
     }
     ck_assert_int_eq(rod_logger_append(lg, 0.1 * k, &smp, &st, 0.0), ROD_OK);
+    ck_assert(access(path, F_OK) == 0 && access(part, F_OK) != 0);
   }
   ck_assert_int_eq(rod_logger_close(lg, "complete"), ROD_OK);
 }

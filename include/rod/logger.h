@@ -24,7 +24,9 @@ typedef struct rod_logger rod_logger;
 
 /* Create (truncate) path and write the root attributes; status "running"
  * until rod_logger_close. backend: "kirchhoff" or "rfem". The datasets are
- * made at the first sample, when the number of points is known. */
+ * made at the first sample, when the number of points is known. A regular
+ * file is written as PATH.part and renamed to path once its datasets and
+ * first sample are flushed (or at rod_logger_close). */
 int rod_logger_open(rod_logger **lg, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err);
 
@@ -34,6 +36,10 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
 
 /* Write the buffer and flush if the last flush is older than max_age s. */
 int rod_logger_flush_if_older(rod_logger *lg, double max_age);
+
+/* The name of lg's file on disk now: PATH.part before its first sample is
+ * flushed, then path. */
+const char *rod_logger_file_now(const rod_logger *lg);
 
 /* Why the last write of lg failed (strerror of its errno, e.g. "No space
  * left on device"); "" when none did. */

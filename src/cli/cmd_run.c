@@ -257,10 +257,10 @@ static int run_common(int argc, char **argv, bool static_only) {
                        .progress = ps_progress,
                        .user = &ps};
   rod_sim_set_sink(sim, &sink);
-  snprintf(static_path, sizeof static_path, "%s", sc.output.file);
+  snprintf(static_path, sizeof static_path, "%s", rod_logger_file_now(lg));
   snprintf(static_message, sizeof static_message,
-           "%srodsim: %s: interrupted during the static solve; %s removed "
-           "(it held no sample)\n",
+           "%srodsim: %s: interrupted during the static solve; %s not "
+           "written (it held no sample)\n",
            ps.show ? "\r\033[K" : "", sc.source, sc.output.file);
   in_static = !interrupted;
   if (ps.show) { /* the static solve reports no progress: say what runs */

@@ -148,7 +148,9 @@ struct rod_logger {
   int write_errno;   /* errno of the first failed write, 0: none */
   int keep_bits;     /* mantissa bits kept of the solver's results */
   bool clean_stop;   /* the failure was foreseen: nothing half-written */
+  bool in_place;     /* the file is under path (renamed from part) */
   char path[1024];
+  char part[1100]; /* the name it is written under until then */
 };
 
 static double now(void) {
@@ -386,12 +388,20 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
   lg->compression = sc->output.compression;
   lg->keep_bits = significant_bits(sc);
   /* A regular file is made under a temporary name and renamed into place
-   * once its header is flushed: a run killed before that leaves no
-   * half-made file under path (and an earlier file there intact). */
+   * once its datasets and first sample are flushed (or at its close): a
+   * run killed before that leaves no half-made file under path (and an
+   * earlier file there intact). */
   struct stat old;
   const bool special = stat(path, &old) == 0 && !S_ISREG(old.st_mode);
-  char part[1100];
-  snprintf(part, sizeof part, special ? "%s" : "%s.part", path);
+  char *part = lg->part;
+  snprintf(part, sizeof lg->part, special ? "%s" : "%s.part", path);
+  lg->in_place = special;
+  if (!special && locked_by_another(part)) {
+    free(lg);
+    return rod_error_set(err, ROD_EIO, path, "output.file",
+                         "another process is writing this file (HDF5 file "
+                         "lock); choose another output.file");
+  }
   errno = 0;
   lg->file = create_file(part);
   if (lg->file < 0) {
@@ -428,8 +438,6 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
       H5Gclose(g);
   }
   if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
-    st = ROD_EIO;
-  if (st == ROD_OK && !special && rename(part, path) != 0)
     st = ROD_EIO;
   if (st != ROD_OK) {
     int e = errno;
@@ -593,6 +601,19 @@ static int room_for(rod_logger *lg, double bytes) {
   return 0;
 }
 
+/* Rename the file from its temporary name to path, once: after the flush
+ * that wrote its datasets and first sample, so that a file under path
+ * always holds every dataset and whole samples (or, after its close, the
+ * status of a run that stopped before its first sample). */
+static int move_in_place(rod_logger *lg) {
+  if (lg->in_place)
+    return ROD_OK;
+  if (rename(lg->part, lg->path) != 0)
+    return ROD_EIO;
+  lg->in_place = true;
+  return ROD_OK;
+}
+
 static int flush(rod_logger *lg) {
   if (lg->write_errno)
     return ROD_EIO;
@@ -611,6 +632,8 @@ static int flush(rod_logger *lg) {
   int st = write_buffer(lg);
   if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
     st = ROD_EIO;
+  if (st == ROD_OK && lg->total > 0)
+    st = move_in_place(lg);
   if (st != ROD_OK) {
     if (!lg->write_errno)
       lg->write_errno = errno ? errno : EIO;
@@ -618,6 +641,10 @@ static int flush(rod_logger *lg) {
   }
   lg->last_flush = now();
   return ROD_OK;
+}
+
+const char *rod_logger_file_now(const rod_logger *lg) {
+  return lg->in_place ? lg->path : lg->part;
 }
 
 const char *rod_logger_strerror(const rod_logger *lg) {
@@ -710,6 +737,8 @@ int rod_logger_close(rod_logger *lg, const char *status) {
     free(lg->buf[i]);
   }
   herr_t e = H5Fclose(lg->file);
+  if (move_in_place(lg) != ROD_OK && st == ROD_OK)
+    st = ROD_EIO;
   free(lg);
   if (st != ROD_OK)
     return st;
