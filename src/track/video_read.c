@@ -351,12 +351,25 @@ static int luma_swscale(rod_video *v, const AVFrame *f, float *lum,
   return ROD_OK;
 }
 
-/* Give an empty image the video's size; a sized one must have it. */
+/* Give an empty image the video's size; a sized one must have it. A
+ * frame must have the size the video declares (rod_video_get_info, which
+ * the camera and the tracker's pixel coordinates rely on): a corrupt file
+ * whose frame decodes to another size is refused, not passed on. A video
+ * that declares no size takes its first frame's. */
 static int fit_image(rod_video *v, rod_image *img, const AVFrame *f,
                      rod_error *err) {
   if (f->width <= 0 || f->height <= 0 ||
       av_image_check_size((unsigned)f->width, (unsigned)f->height, 0, NULL) < 0)
     return frame_error(v, ROD_EINVAL, err, "invalid frame size", 0);
+  if (v->info.width <= 0 || v->info.height <= 0) {
+    v->info.width = f->width;
+    v->info.height = f->height;
+  } else if (f->width != v->info.width || f->height != v->info.height) {
+    char what[96];
+    snprintf(what, sizeof what, "%dx%d pixels, the video declares %dx%d",
+             f->width, f->height, v->info.width, v->info.height);
+    return frame_error(v, ROD_EINVAL, err, what, 0);
+  }
   if (img->width == f->width && img->height == f->height)
     return ROD_OK;
   if (img->width > 0 || img->height > 0) {
