@@ -49,7 +49,8 @@ static char static_path[ROD_PATH_MAX], static_message[3 * ROD_PATH_MAX];
 
 static void on_signal(int sig) {
   if (in_static) {
-    unlink(static_path);
+    if (static_path[0])
+      unlink(static_path);
     ssize_t w = write(2, static_message, strlen(static_message));
     (void)w;
     _exit(130);
@@ -216,6 +217,13 @@ static int run_common(int argc, char **argv, bool static_only) {
       return CLI_BAD_INPUT;
     }
   }
+  /* A signal while the run is set up (the scenario read, the model and
+   * the file made, which take seconds on a loaded machine or a huge grid)
+   * ends the process at once, as during the static solve: no file yet. */
+  snprintf(static_message, sizeof static_message,
+           "rodsim: interrupted before the run started; no file written\n");
+  in_static = 1;
+  catch_signals();
   rod_scenario sc;
   int rc = cli_load(&c, &sc);
   if (rc != CLI_OK)
