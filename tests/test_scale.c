@@ -53,9 +53,13 @@ static rod_cli_result run(const char *set, double seconds) {
   snprintf(out, sizeof out, "%s/stdout.txt", dir);
   snprintf(err, sizeof err, "%s/stderr.txt", dir);
   snprintf(cmd, sizeof cmd,
-           "exec timeout --preserve-status -s INT -k 60 %g '%s' %s >'%s' "
+           "exec timeout --foreground --preserve-status -s INT -k 60 %g '%s' "
+           "%s >'%s' "
            "2>'%s'",
            seconds, rodsim, args, out, err);
+  /* --foreground: one SIGINT to rodsim, as one Ctrl-C; without it
+   * timeout signals rodsim and then its whole process group, and the
+   * second signal ends rodsim at once (as it should), silently */
   rod_cli_result r;
   int w = system(cmd);
   ck_assert_msg(WIFEXITED(w), "--set %s: killed by signal %d", set,
