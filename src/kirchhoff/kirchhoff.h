@@ -8,6 +8,7 @@
 
 #include "bvp/mshoot.h"
 #include "bvp/shooting.h"
+#include "contact/contact.h"
 #include "core/drive.h"
 #include "core/model.h"
 #include "integrators/bdf.h"
@@ -60,6 +61,8 @@ typedef struct rod_kirchhoff {
   rod_model model;
   int nodes, intervals;
   double *s;          /* m, nodes */
+  double *s_base;     /* m, nodes: the grid as built (the static state's
+                         contact boundaries move nodes from it) */
   double *len;        /* m, intervals */
   double len_max;     /* m, the longest interval */
   int tangent_stride; /* grid intervals per coarse interval of the
@@ -309,6 +312,8 @@ bool kr_contact_recent(const rod_kirchhoff *k);
 /* After a step is accepted: with work, the forces' work over it into the
  * dissipated energy; the positions kept (also of the static state). */
 void kr_contact_accept(rod_kirchhoff *k, bool work);
+/* The body node i is pressed against at the last sweep, NULL if none. */
+const rod_obstacle *kr_contact_pressing(const rod_kirchhoff *k, int i);
 /* Contact forces set to zero; saved with the last sweep's positions and
  * restored (a failed load step); the largest move of a node (m) of the
  * last sweep since the save. */
@@ -318,6 +323,16 @@ void kr_contact_restore(rod_kirchhoff *k);
 double kr_contact_moved(const rod_kirchhoff *k);
 /* The contact fields of a sample. */
 void kr_contact_sample(rod_kirchhoff *k, rod_sample *out);
+
+/* kirchhoff_touchdown.c: after the static contact solve (x its unknowns,
+ * the last sweep at them), a grid node at each boundary between a free
+ * span and a stretch lying on a plane, the contact solved again until the
+ * boundaries stay (docs/contact.md); the grid's other nodes as built. */
+int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st);
+
+/* kirchhoff_backend.c: the history between the nodes for the grid
+ * (space.history; auto by the longest interval's k h) */
+rod_history_kind kr_choose_history(const rod_kirchhoff *k);
 
 /* kirchhoff_post.c: energies and history records of a converged step */
 void kr_quadratures(rod_kirchhoff *k);

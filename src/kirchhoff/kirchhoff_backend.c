@@ -28,6 +28,7 @@ static void destroy(void *self) {
   free(k->stage_val);
   free(k->stage_ps);
   free(k->s);
+  free(k->s_base);
   free(k->node_point);
   free(k->next_point);
   free(k->point_left);
@@ -146,6 +147,10 @@ static int build_grid(rod_kirchhoff *k) {
     const rod_arclength *a = &sc->loads.item[i].position;
     k->load_point[i] = a->tip || a->s >= L ? -2 : find_value(pos, np, a->s);
   }
+  k->s_base = malloc((size_t)n * sizeof(double));
+  if (!k->s_base)
+    return ROD_ENOMEM;
+  memcpy(k->s_base, k->s, (size_t)n * sizeof(double));
   k->len_max = 0;
   for (int j = 0; j + 1 < n; j++) {
     k->len[j] = k->s[j + 1] - k->s[j];
@@ -200,7 +205,7 @@ static double max_kh(const rod_kirchhoff *k) {
  * L/d = 20, alpha = -0.48, a strike at the tip; stable at 0.21, and the
  * limit may fall further with thickness), while cubic Hermite held there
  * up to k h = 0.95: hermite throughout. */
-static rod_history_kind choose_history(const rod_kirchhoff *k) {
+rod_history_kind kr_choose_history(const rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   if (sc->space.history != ROD_HISTORY_AUTO)
     return sc->space.history;
@@ -254,7 +259,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
     return rod_error_set(err, st, sc->source, "", "out of memory");
   }
   k->scheme = rod_dirk_for(sc->time.scheme);
-  k->history_kind = choose_history(k);
+  k->history_kind = kr_choose_history(k);
   const size_t N = (size_t)k->nodes, I = (size_t)k->intervals;
   /* a sweep carries at most ROD_NY tangents (modified shooting) */
   const int nbuf = ROD_NY * (1 + ROD_NY);

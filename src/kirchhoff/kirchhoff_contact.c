@@ -546,6 +546,11 @@ void kr_contact_accept(rod_kirchhoff *k, bool work) {
   }
 }
 
+const rod_obstacle *kr_contact_pressing(const rod_kirchhoff *k, int i) {
+  const kr_contact *c = k->contact;
+  return c->f[3 * i] > 0 ? &c->world.item[body_of(k, i)] : NULL;
+}
+
 void kr_contact_reset(rod_kirchhoff *k) {
   memset(k->contact->f, 0, 3 * (size_t)k->nodes * sizeof(double));
   apply_forces(k);

@@ -398,8 +398,13 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
     int s = kr_contact_static(k, x, st);
     if (s != ROD_OK)
       return s;
-    if (kr_contact_pressed(k)) /* the conjugate-point test knows no contact */
+    if (kr_contact_pressed(k)) { /* the conjugate-point test knows no contact */
       k->static_report.stable = -1;
+      s = kr_contact_touchdown(k, x, st);
+      if (s != ROD_OK)
+        return s;
+      k->history_kind = kr_choose_history(k); /* for the grid's intervals */
+    }
   }
   kr_postprocess(k);
   kr_rest_history(k);

@@ -1,0 +1,227 @@
+/* Grid nodes at the contact boundaries of the static state
+ * (docs/contact.md). Where a rod lies on a plane over a stretch of nodes
+ * and leaves it as a free span, the heavy elastica's touchdown a is where
+ * the free span ends with the plane's curvature: the bending moment across
+ * the plane, m . b with b = N x d3 (N the plane's normal, d3 the rod's
+ * tangent), is zero there, and beyond it the rod lies flat (EI theta' = 0;
+ * the table pushes with a point force at a and q per length beyond). On
+ * the grid the free span ends at the first pressed node, so its clamp
+ * moment and force take that node's place, within an interval of a; with
+ * a node at a they are those of the span's own ODE (RK4).
+ *
+ * So after the contact solve each such boundary is located from the free
+ * span's moment: the quadratic through m . b at the boundary node and the
+ * two free nodes before it (exact in the small-deflection limit, where
+ * m_ss = q), its zero nearest the node. The grid's node nearest to it (of
+ * the grid as built: not the clamp, the tip or a point load's node) moves
+ * there, and the contact problem is solved again; a secant on the zero's
+ * distance from the node, until the node stays within the contact
+ * tolerance of it. The node count is the grid's. */
+#include <math.h>
+#include <string.h>
+
+#include "kirchhoff/kirchhoff.h"
+
+/* Boundaries tracked at once, and the placement's iterations at most. */
+enum { KR_BOUNDARIES = 8, KR_BOUNDARY_ITERATIONS = 30 };
+
+typedef struct {
+  int node;    /* the region's first (side -1) or last (side +1) pressed
+                  node */
+  int side;    /* the free span lies before (-1) or after (+1) it */
+  double zero; /* m: the zero of the free span's moment */
+} kr_boundary;
+
+/* The bending moment (N m) at node j about b. */
+static double moment_about(const rod_kirchhoff *k, int j, const double b[3]) {
+  return v3_dot(k->node_y + (size_t)j * KR_NODE + ROD_Y_M, b);
+}
+
+/* The zero nearest s0 of the quadratic through (s[i], m[i]), i < 3, and
+ * false when it has none within the stencil's length of s0. */
+static bool quadratic_zero(const double *s, const double *m, double s0,
+                           double *z) {
+  /* Newton form about s0 = s[0]: m = m0 + c1 (x) + c2 (x)(x - x1) */
+  const double x1 = s[1] - s0, x2 = s[2] - s0;
+  const double d01 = (m[1] - m[0]) / x1, d12 = (m[2] - m[1]) / (x2 - x1);
+  const double c2 = (d12 - d01) / x2;
+  /* m(x) = m0 + (d01 - c2 x1) x + c2 x^2 */
+  const double A = c2, B = d01 - c2 * x1, C = m[0];
+  double x;
+  if (fabs(A) * fabs(x2) < 1e-12 * fabs(B)) {
+    if (B == 0)
+      return false;
+    x = -C / B;
+  } else {
+    const double disc = B * B - 4 * A * C;
+    if (disc < 0)
+      return false;
+    const double qq = -0.5 * (B + copysign(sqrt(disc), B));
+    const double r1 = qq / A, r2 = qq != 0 ? C / qq : r1;
+    x = fabs(r1) < fabs(r2) ? r1 : r2;
+  }
+  if (!(fabs(x) <= fabs(x2)))
+    return false;
+  *z = s0 + x;
+  return true;
+}
+
+/* The boundaries of the last sweep's contact regions on planes (at least
+ * two pressed nodes against the same plane, two free nodes on the span's
+ * side, no point load in the stencil) and the zeros of their spans'
+ * moments; returns how many. */
+static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
+  const int N = k->nodes;
+  int nb = 0;
+  for (int i0 = 1; i0 < N && nb < KR_BOUNDARIES;) {
+    const rod_obstacle *o = kr_contact_pressing(k, i0);
+    if (!o || o->kind != ROD_OBSTACLE_PLANE) {
+      i0++;
+      continue;
+    }
+    int i1 = i0;
+    while (i1 + 1 < N && kr_contact_pressing(k, i1 + 1) == o)
+      i1++;
+    for (int side = -1; side <= 1 && i1 > i0; side += 2) {
+      const int j = side < 0 ? i0 : i1;
+      const int f1 = j + side, f2 = j + 2 * side;
+      if (f2 < 0 || f2 >= N || kr_contact_pressing(k, f1) ||
+          kr_contact_pressing(k, f2) || k->node_point[j] >= 0 ||
+          k->node_point[f1] >= 0 || k->node_point[f2] >= 0 ||
+          nb >= KR_BOUNDARIES)
+        continue;
+      double R[9], d3[3], b[3];
+      quat_to_R(R, k->node_y + (size_t)j * KR_NODE + ROD_Y_H);
+      v3_set(d3, R[2], R[5], R[8]);
+      v3_cross(b, o->axis, d3);
+      const double nrm = v3_norm(b);
+      if (nrm < 0.5) /* the rod does not lie along the plane */
+        continue;
+      v3_scale(b, 1.0 / nrm, b);
+      const double s[3] = {k->s[j], k->s[f1], k->s[f2]};
+      const double m[3] = {moment_about(k, j, b), moment_about(k, f1, b),
+                           moment_about(k, f2, b)};
+      kr_boundary *B = &bd[nb];
+      if (!quadratic_zero(s, m, k->s[j], &B->zero))
+        continue;
+      B->node = j;
+      B->side = side;
+      nb++;
+    }
+    i0 = i1 + 1;
+  }
+  return nb;
+}
+
+/* A boundary keeps its node while it lies within this many intervals of
+ * the node's place in proportion: near the middle of an interval it would
+ * otherwise hop between its two nodes. */
+static const double kr_keep_node = 0.75;
+
+/* The grid with a node at each of the arclengths z[0 .. n - 1]
+ * (ascending) and uniform between its fixed nodes: the clamp, the tip,
+ * the point loads' nodes (as built) and the boundaries'. A boundary in the
+ * stretch between fixed nodes A < B takes the node nearest to its place
+ * in proportion, A + (z - s_A) / (s_B - s_A) (B - A), or the node used[b]
+ * it had (b < keep) while within kr_keep_node of it; used receives the
+ * nodes. So the free span and the lying stretch each get even intervals
+ * (a node merely moved to the boundary leaves its neighbours' intervals
+ * between 1/2 and 3/2 of the grid's, and the first lying interval's
+ * length, cubed, sets the clamp's error). False when some boundary finds
+ * no node. */
+static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
+                        int keep) {
+  const int N = k->nodes;
+  /* the fixed nodes, ascending: each one's index */
+  int fix[KR_MAX_POINTS + KR_BOUNDARIES + 2], nf = 0;
+  double fs[KR_MAX_POINTS + KR_BOUNDARIES + 2];
+  fix[nf] = 0;
+  fs[nf++] = 0.0;
+  for (int p = 0; p < k->npoints; p++) {
+    fix[nf] = k->point_node[p];
+    fs[nf++] = k->s_base[k->point_node[p]];
+  }
+  fix[nf] = N - 1;
+  fs[nf++] = k->s_base[N - 1];
+  for (int b = 0; b < n; b++) {
+    int f = 0; /* the stretch (fix[f], fix[f + 1]) holding z[b] */
+    while (f + 2 < nf && fs[f + 1] <= z[b])
+      f++;
+    const int A = fix[f], B = fix[f + 1];
+    if (B - A < 2 || !(z[b] > fs[f] && z[b] < fs[f + 1]))
+      return false;
+    const double at = A + (z[b] - fs[f]) / (fs[f + 1] - fs[f]) * (B - A);
+    int j = (int)lround(at);
+    if (b < keep && used[b] > A && used[b] < B &&
+        fabs(at - used[b]) <= kr_keep_node)
+      j = used[b];
+    j = j < A + 1 ? A + 1 : j > B - 1 ? B - 1 : j;
+    used[b] = j;
+    for (int g = nf; g > f + 1; g--) { /* insert (j, z) after f */
+      fix[g] = fix[g - 1];
+      fs[g] = fs[g - 1];
+    }
+    fix[f + 1] = j;
+    fs[f + 1] = z[b];
+    nf++;
+  }
+  for (int f = 0; f + 1 < nf; f++) {
+    const int A = fix[f], B = fix[f + 1];
+    for (int j = A; j < B; j++)
+      k->s[j] = fs[f] + (fs[f + 1] - fs[f]) * (j - A) / (B - A);
+  }
+  k->s[N - 1] = fs[nf - 1];
+  for (int j = 0; j + 1 < N; j++)
+    if (!(k->s[j + 1] > k->s[j]))
+      return false;
+  return true;
+}
+
+/* The intervals and everything the grid's arclengths set. */
+static void grid_changed(rod_kirchhoff *k) {
+  k->len_max = 0;
+  for (int j = 0; j < k->intervals; j++) {
+    k->len[j] = k->s[j + 1] - k->s[j];
+    k->len_max = fmax(k->len_max, k->len[j]);
+  }
+  kr_set_precurvature(k);
+}
+
+int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  kr_boundary bd[KR_BOUNDARIES];
+  double z[KR_BOUNDARIES], zl[KR_BOUNDARIES], x0[6];
+  int nl = 0, used[KR_BOUNDARIES]; /* the last grid's boundaries */
+  const double tol = k->sc.solver.tolerance * k->model.length;
+  double gl = INFINITY; /* m: the last iteration's largest distance */
+  for (int it = 0; it < KR_BOUNDARY_ITERATIONS; it++) {
+    const int nb = find_boundaries(k, bd);
+    double g = 0;
+    for (int b = 0; b < nb; b++) {
+      z[b] = bd[b].zero;
+      g = fmax(g, fabs(z[b] - k->s[bd[b].node]));
+    }
+    /* settled, or down to the contact solve's own scatter: the zero moves
+     * by the gaps' tolerance over the rod's stiffness, 1e-7 m on 200
+     * nodes of rod_on_table.ini, and the fixed point contracts by 1e-2 to
+     * 4e-2 */
+    if (nb == 0 || g <= tol || (nb == nl && g > 0.5 * gl))
+      return ROD_OK;
+    for (int b = 1; b < nb; b++) /* ascending */
+      if (!(z[b] > z[b - 1]))
+        return ROD_OK;
+    if (!place_nodes(k, z, nb, used, nb == nl ? nl : 0))
+      return ROD_OK;
+    grid_changed(k);
+    memcpy(x0, x, sizeof x0);
+    if (kr_contact_static(k, x, st) != ROD_OK) { /* back to the last grid */
+      place_nodes(k, zl, nl, used, 0);
+      grid_changed(k);
+      memcpy(x, x0, sizeof x0);
+      return kr_contact_static(k, x, st);
+    }
+    memcpy(zl, z, sizeof zl);
+    nl = nb;
+    gl = g;
+  }
+  return ROD_OK;
+}
