@@ -69,13 +69,6 @@ int rod_scenario_check_contact_motion(const rod_scenario *sc, const char *file,
     key = "time.tolerance";
     what = "with steps sized by their error";
   }
-  rod_contact_world w;
-  rod_contact_world_init(&w, sc);
-  for (int i = 0; i < w.count && !key; i++)
-    if (w.item[i].restitution > 0) {
-      key = "solver.backend";
-      what = "with restitution in time";
-    }
   if (!key)
     return ROD_OK;
   return rod_error_set(err, ROD_EUNSUPPORTED, file, key,

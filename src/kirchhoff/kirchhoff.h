@@ -305,10 +305,30 @@ int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st);
  * unknowns, the last sweep is at them. */
 int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                     bool *modified, double *x, rod_step_stats *st);
-/* Some force pushes (the current forces); or did in one of the last two
- * accepted steps. */
+/* Some force pushes (the current forces). */
 bool kr_contact_pressed(const rod_kirchhoff *k);
-bool kr_contact_recent(const rod_kirchhoff *k);
+/* An impact or a release: the set of nodes the current forces push is not
+ * that of the last accepted step. */
+bool kr_contact_impact(const rod_kirchhoff *k);
+/* A step where a force pushes, at its start or end, on a rod that nothing
+ * else works on (no motor, loads, impulse or tip force), whose last sweep
+ * holds more mechanical energy than the accepted state by more than the
+ * forces can do within the contact tolerance (2 tol F a node). */
+bool kr_contact_energy_grew(const rod_kirchhoff *k);
+/* Steps by backward Euler after an impact step (the multistep formula's
+ * restart). */
+enum { KR_CONTACT_RESTART = 1 };
+/* The last KR_CONTACT_RESTART accepted steps hold an impact. */
+bool kr_contact_restart(const rod_kirchhoff *k);
+/* The restitution of the step's impacts: the bodies' times scale. */
+void kr_contact_scale_restitution(rod_kirchhoff *k, double scale);
+/* Some node under the velocity law of an impact is pushed. */
+bool kr_contact_rebounds(const rod_kirchhoff *k);
+
+/* kirchhoff_contact_step.c: a time step to t with contact, the scheme
+ * chosen by the contacts' state (c receives the coefficients taken). */
+int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
+                         bool *modified, double *x, rod_step_stats *st);
 /* After a step is accepted: with work, the forces' work over it into the
  * dissipated energy; the positions kept (also of the static state). */
 void kr_contact_accept(rod_kirchhoff *k, bool work);
@@ -337,6 +357,8 @@ rod_history_kind kr_choose_history(const rod_kirchhoff *k);
 /* kirchhoff_post.c: energies and history records of a converged step */
 void kr_quadratures(rod_kirchhoff *k);
 void kr_postprocess(rod_kirchhoff *k);
+/* The energies of the last sweep, its quadratures integrated (J). */
+void kr_energies(const rod_kirchhoff *k, kr_energy *e);
 void kr_push_history(rod_kirchhoff *k);
 void kr_rest_history(rod_kirchhoff *k);
 

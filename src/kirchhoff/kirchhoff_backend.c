@@ -640,28 +640,15 @@ static int step(void *self, double t, rod_step_stats *st) {
   kr_prepare_prediction(k);
   int status;
   if (k->contact) {
-    /* steps where a contact pushes, and the two after, by backward Euler:
-     * BDF-alpha's history (the last step's rate, d1 = alpha / (1 +
-     * alpha)) would carry the velocity from before an impact into the
-     * steps after it, a rebound that fed energy into the rod
-     * (cantilever_table.ini on 49 nodes: 0.0105 J to 0.0259 J by 0.18 s) */
-    const rod_bdf_coeffs be = rod_bdf_backward_euler(dt);
-    if (kr_contact_recent(k))
-      c = be;
-    status = kr_contact_step(k, t, &c, &modified, x, st);
-    if (status == ROD_OK && c.d1 != 0.0 && kr_contact_pressed(k)) {
-      c = be; /* an impact */
-      status = kr_contact_step(k, t, &c, &modified, x, st);
-    }
+    status = kr_contact_time_step(k, t, &c, &modified, x, st);
   } else {
     status = kr_solve_chain(k, t, &c, false, &modified, x, st);
   }
-  if (status != ROD_OK && !first && c.d1 != 0.0) {
+  if (status != ROD_OK && !first && !k->contact && c.d1 != 0.0) {
     c = rod_bdf_alpha(0.0, dt);
     st->fallback = 1;
     st->method = ROD_METHOD_BDF2;
-    status = k->contact ? kr_contact_step(k, t, &c, &modified, x, st)
-                        : attempt(k, t, &c, false, modified, true, x, st);
+    status = attempt(k, t, &c, false, modified, true, x, st);
   }
   if (status != ROD_OK)
     return status;

@@ -90,23 +90,26 @@ void kr_quadratures(rod_kirchhoff *k) {
     quadratures(k, false);
 }
 
-void kr_postprocess(rod_kirchhoff *k) {
-  kr_quadratures(k);
-  /* energies: the quadratures at the tip; gravity by parts,
+void kr_energies(const rod_kirchhoff *k, kr_energy *e) {
+  /* the quadratures at the tip; gravity by parts,
    * int p ds = L p(L) - int s p_s ds */
   const double *tip = k->node_y + (size_t)(k->nodes - 1) * KR_NODE + ROD_NY;
   const double L = k->s[k->nodes - 1];
-  k->energy.kinetic = tip[ROD_Q_KIN];
-  k->energy.elastic = tip[ROD_Q_EL];
-  k->energy.gravity =
-      -k->model.rho_area *
-      (L * v3_dot(k->model.gravity, tip + ROD_Q_P) - tip[ROD_Q_GS]);
+  e->kinetic = tip[ROD_Q_KIN];
+  e->elastic = tip[ROD_Q_EL];
+  e->gravity = -k->model.rho_area *
+               (L * v3_dot(k->model.gravity, tip + ROD_Q_P) - tip[ROD_Q_GS]);
   if (k->tip_body) {
     double kin, grav;
     kr_tip_body_energy(k, tip - ROD_NY, tip + ROD_Q_P, &kin, &grav);
-    k->energy.kinetic += kin;
-    k->energy.gravity += grav;
+    e->kinetic += kin;
+    e->gravity += grav;
   }
+}
+
+void kr_postprocess(rod_kirchhoff *k) {
+  kr_quadratures(k);
+  kr_energies(k, &k->energy);
   if (k->history_kind == ROD_HISTORY_STAGE)
     return;
   for (int j = 0; j < k->intervals; j++) {
