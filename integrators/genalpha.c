@@ -17,6 +17,7 @@ struct rod_genalpha {
   double *q, *v, *a, *qdd;     /* accepted state */
   double *q1, *v1, *a1, *qdd1; /* the step's iterate */
   double *r, *dx;              /* residual and correction */
+  const double *dq, *dv;       /* offsets of the end state, or NULL */
 };
 
 rod_genalpha_params rod_genalpha_params_from_radius(double rho) {
@@ -87,6 +88,12 @@ void rod_genalpha_set_params(rod_genalpha *w, rod_genalpha_params p) {
   w->p = p;
 }
 
+void rod_genalpha_set_offsets(rod_genalpha *w, const double *dq,
+                              const double *dv) {
+  w->dq = dq;
+  w->dv = dv;
+}
+
 void rod_genalpha_init(rod_genalpha *w, double t, const double *q,
                        const double *v, const double *qdd, const double *a) {
   const size_t bytes = (size_t)w->n * sizeof(double);
@@ -109,6 +116,11 @@ static void update_iterate(rod_genalpha *w, double h) {
     w->q1[i] = w->q[i] + h * w->v[i] + cq * w->a[i] + bq * w->a1[i];
     w->v1[i] = w->v[i] + cv * w->a[i] + bv * w->a1[i];
   }
+  if (w->dq) /* the nonsmooth scheme's position correction and jump */
+    for (int i = 0; i < w->n; i++) {
+      w->q1[i] += w->dq[i];
+      w->v1[i] += w->dv[i];
+    }
 }
 
 int rod_genalpha_step(rod_genalpha *w, const rod_genalpha_system *sys, double h,

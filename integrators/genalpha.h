@@ -76,6 +76,15 @@ void rod_genalpha_set_params(rod_genalpha *w, rod_genalpha_params p);
 void rod_genalpha_init(rod_genalpha *w, double t, const double *q,
                        const double *v, const double *qdd, const double *a);
 
+/* Offsets added to the step's end position and velocity,
+ *   q1 = ... + dq,  v1 = ... + dv   (n entries each, or NULL: none),
+ * held by pointer until set again: the position correction and velocity
+ * jump of the nonsmooth generalized-alpha scheme (Chen, Acary, Virlez and
+ * Bruls 2013; Bruls, Acary and Cardona 2014), which the accelerations do
+ * not carry. The equations of motion hold at the offset end state. */
+void rod_genalpha_set_offsets(rod_genalpha *w, const double *dq,
+                              const double *dv);
+
 /* One step of size h. On ROD_ENOCONV (or a callback's status) the state is
  * left as it was, so the caller may retry with smaller steps. stats may be
  * NULL; they are added to. */

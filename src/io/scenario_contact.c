@@ -44,12 +44,11 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
                          "not supported by this build",
                          body);
   if (sc->solver.backend == ROD_BACKEND_RFEM &&
-      sc->rfem.integrator == ROD_RFEM_GENALPHA)
-    return rod_error_set(err, ROD_EUNSUPPORTED, file, "rfem.integrator",
-                         "contact (%s) with generalized-alpha is not "
-                         "supported by this build (its contact forces can "
-                         "feed energy into the rod): set rfem.integrator = "
-                         "rk45 or rk4",
+      sc->rfem.integrator == ROD_RFEM_GENALPHA && sc->time.has_tolerance)
+    return rod_error_set(err, ROD_EUNSUPPORTED, file, "time.tolerance",
+                         "contact (%s) with generalized-alpha steps sized by "
+                         "their error is not supported by this build (the "
+                         "nonsmooth scheme steps by time.dt)",
                          body);
   return ROD_OK;
 }

@@ -242,6 +242,12 @@ void rfem_iteration_extras(const rod_rfem *r, double h, double beta_p,
 /* Advance from r->t to t_end inside one smooth segment with the scenario's
  * integrator (no contact handling). */
 int rfem_advance_free(rod_rfem *r, double t_end, rod_step_stats *st);
+/* One generalized-alpha step from the integrator's state to t1 with the
+ * end offsets dq, dv on the free joints (NULL: none; the nonsmooth
+ * scheme's position correction and velocity jump), no retries; r->t, q,
+ * v, qdd at its end. */
+int rfem_ga_step(rod_rfem *r, double t1, const double *dq, const double *dv,
+                 rod_step_stats *st);
 /* Keep the current state (and the integrator's), and go back to it. */
 void rfem_save(rod_rfem *r);
 void rfem_restore(rod_rfem *r);

@@ -156,9 +156,15 @@ static int solve_static(void *self, rod_step_stats *st) {
   if (status != ROD_OK)
     return status;
   r->at_static = true;
-  if (r->contact) /* the static contact forces act at 0+ until the first
-                     step changes them */
+  if (r->contact && r->sc.rfem.integrator != ROD_RFEM_GENALPHA)
+    /* the static contact forces act at 0+ until the first step changes
+       them */
     rfem_contact_update_torque(r);
+  else if (r->contact) /* the nonsmooth scheme's first multipliers: the
+                          statics' forces at both levels */
+    memcpy(r->contact->slot_pos, r->contact->slot_force,
+           3 * (size_t)r->contact->world.count * r->contact->nslots *
+               sizeof(double));
   return rfem_start_dynamics(r);
 }
 
@@ -242,7 +248,8 @@ static int sample(void *self, rod_sample *out) {
   out->moment = r->out_moment;
   if (r->contact) {
     rfem_contacts *c = r->contact;
-    rfem_contact_detect(r, r->contact->margin);
+    if (!rfem_contact_current(r))
+      rfem_contact_detect(r, r->contact->margin);
     rfem_contact_output(r);
     out->contact_force = c->out_force;
     out->contact_active = c->out_active;

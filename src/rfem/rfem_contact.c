@@ -17,9 +17,7 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->applied);
   free(c->list);
   free(c->applied_force);
-  free(c->applied_f0);
   free(c->torque);
-  free(c->torque0);
   free(c->slot_force);
   free(c->J);
   free(c->Y);
@@ -29,11 +27,8 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->l0);
   free(c->l1);
   free(c->fbuf);
-  free(c->Gb);
   free(c->xstart);
-  free(c->xb);
   free(c->index);
-  free(c->ipiv);
   free(c->mu);
   free(c->full_b);
   free(c->full_x);
@@ -47,6 +42,15 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->out_active);
   free(c->pred);
   free(c->gprev);
+  free(c->nu);
+  free(c->lam);
+  free(c->dnu);
+  free(c->u0);
+  free(c->U);
+  free(c->W);
+  free(c->slot_pos);
+  free(c->ilist);
+  free(c->fresh_q);
   free(c);
 }
 
@@ -75,9 +79,7 @@ int rfem_contact_create(rod_rfem *r) {
   c->applied = calloc(cap, sizeof *c->applied);
   c->list = calloc(cap, sizeof *c->list);
   c->applied_force = calloc(3 * cap, sizeof(double));
-  c->applied_f0 = calloc(3 * cap, sizeof(double));
   c->torque = calloc(nl, sizeof(double));
-  c->torque0 = calloc(nl, sizeof(double));
   c->slot_force = calloc(3 * (size_t)w.count * c->nslots, sizeof(double));
   c->J = calloc(rows * nf, sizeof(double));
   c->Y = calloc(rows * nf, sizeof(double));
@@ -87,11 +89,8 @@ int rfem_contact_create(rod_rfem *r) {
   c->l0 = calloc(rows, sizeof(double));
   c->l1 = calloc(rows, sizeof(double));
   c->fbuf = calloc(6 * cap, sizeof(double));
-  c->Gb = calloc(cap * cap, sizeof(double));
   c->xstart = calloc(3 * cap, sizeof(double));
-  c->xb = calloc(cap, sizeof(double));
   c->index = calloc(cap, sizeof(int));
-  c->ipiv = calloc(cap, sizeof(lapack_int));
   c->mu = calloc(cap, sizeof(double));
   c->full_b = calloc(nl, sizeof(double));
   c->full_x = calloc(nl, sizeof(double));
@@ -103,14 +102,24 @@ int rfem_contact_create(rod_rfem *r) {
   c->out_active = calloc((size_t)r->npoints, 1);
   c->pred = calloc(cap, sizeof(double));
   c->gprev = calloc(cap, sizeof(double));
+  c->nu = calloc(rows, sizeof(double));
+  c->lam = calloc(rows, sizeof(double));
+  c->dnu = calloc(rows, sizeof(double));
+  c->u0 = calloc(rows, sizeof(double));
+  c->U = calloc(nf, sizeof(double));
+  c->W = calloc(nf, sizeof(double));
+  c->slot_pos = calloc(3 * (size_t)w.count * c->nslots, sizeof(double));
+  c->ilist = calloc(cap, sizeof *c->ilist);
+  c->fresh_q = calloc(nl, sizeof(double));
   c->gscale = 1.0;
   r->contact = c;
-  if (!c->c || !c->applied || !c->list || !c->applied_force || !c->applied_f0 ||
-      !c->torque || !c->torque0 || !c->slot_force || !c->J || !c->Y || !c->G ||
-      !c->b || !c->l || !c->l0 || !c->l1 || !c->fbuf || !c->Gb || !c->xstart ||
-      !c->xb || !c->index || !c->ipiv || !c->mu || !c->full_b || !c->full_x ||
-      !c->solver || !c->loads || !c->H || !c->dq || !c->out_force ||
-      !c->out_active || !c->pred || !c->gprev)
+  if (!c->c || !c->applied || !c->list || !c->applied_force || !c->torque ||
+      !c->slot_force || !c->J || !c->Y || !c->G || !c->b || !c->l || !c->l0 ||
+      !c->l1 || !c->fbuf || !c->xstart || !c->index || !c->mu || !c->full_b ||
+      !c->full_x || !c->solver || !c->loads || !c->H || !c->dq ||
+      !c->out_force || !c->out_active || !c->pred || !c->gprev || !c->nu ||
+      !c->lam || !c->dnu || !c->u0 || !c->U || !c->W || !c->slot_pos ||
+      !c->ilist || !c->fresh_q)
     return ROD_ENOMEM;
   return ROD_OK;
 }
@@ -215,6 +224,12 @@ void rfem_contact_detect(rod_rfem *r, double margin) {
   }
 }
 
+bool rfem_contact_current(const rod_rfem *r) {
+  const rfem_contacts *c = r->contact;
+  return c->fresh && c->fresh_t == r->t &&
+         memcmp(c->fresh_q, r->q, (size_t)r->nlinks * sizeof(double)) == 0;
+}
+
 rfem_contact *rfem_contact_find(rfem_contacts *c, int obstacle, int slot) {
   for (int k = 0; k < c->count; k++)
     if (c->c[k].obstacle == obstacle && c->c[k].slot == slot)
@@ -281,20 +296,9 @@ int rfem_contact_delassus(rod_rfem *r, int rows, const double *extra) {
 
 int rfem_contact_step_response(rod_rfem *r, int rows, double h) {
   rfem_contacts *c = r->contact;
-  double cq;
-  if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA) {
-    /* the end force enters the end's equations only: beta' S^-1, S the
-     * Newton matrix */
-    rod_genalpha_params p =
-        rod_genalpha_params_from_radius(r->sc.rfem.spectral_radius);
-    const double ratio = (1.0 - p.alpha_f) / (1.0 - p.alpha_m);
-    cq = h * h * p.beta * ratio;
-    rfem_iteration_extras(r, h, cq, h * p.gamma * ratio, r->extra);
-  } else { /* a constant force: h^2/2 M^-1 on a free mass, K^-1 on a stiff
-              mode */
-    cq = 0.5 * h * h;
-    rfem_iteration_extras(r, h, cq, 0.5 * h, r->extra);
-  }
+  /* a constant force: h^2/2 M^-1 on a free mass, K^-1 on a stiff mode */
+  const double cq = 0.5 * h * h;
+  rfem_iteration_extras(r, h, cq, 0.5 * h, r->extra);
   int st = rfem_contact_delassus(r, rows, r->extra);
   if (st != ROD_OK)
     return st;
@@ -331,14 +335,13 @@ void rfem_contact_add_forces(const rod_rfem *r, double *fext) {
 }
 
 void rfem_contact_set_forces(rod_rfem *r, const rfem_contact *list, int n,
-                             const double *f0, const double *f) {
+                             const double *f) {
   rfem_contacts *c = r->contact;
   memset(c->slot_force, 0,
          3 * (size_t)c->world.count * c->nslots * sizeof(double));
   for (int k = 0; k < n; k++) {
     c->applied[k] = list[k];
     v3_copy(c->applied_force + 3 * k, f + 3 * k);
-    v3_copy(c->applied_f0 + 3 * k, (f0 ? f0 : f) + 3 * k);
     v3_copy(c->slot_force +
                 3 * ((size_t)list[k].obstacle * c->nslots + list[k].slot),
             f + 3 * k);

@@ -43,30 +43,33 @@ typedef struct rfem_contacts {
   int count;
   rfem_contact *c;
   double gap_min; /* m, over every node and element */
+  /* the nonsmooth scheme's detection at a step's end stands for the state
+   * (time fresh_t, angles fresh_q) until an impulse filters the candidates
+   * (rfem_contact_current) */
+  bool fresh;
+  double fresh_t;
+  double *fresh_q; /* nlinks */
 
-  /* the forces of the current step at body points, world directions:
-   * the end force f1 of each applied contact, which acts on the joints as
-   * torque = J^T f1 (J at the step's end), constant over the step for the
-   * explicit integrators; generalized-alpha sees forces at the step's ends
-   * only: for it the torque runs from the last step's torque0 to torque */
+  /* the forces of the current step at body points, world directions: the
+   * force of each applied contact, which acts on the joints as
+   * torque = J^T f, constant over the step of the explicit integrators
+   * (generalized-alpha: the step's mean force lam / h, for the output
+   * only; its torque stays 0) */
   int napplied;
   rfem_contact *applied;
-  rfem_contact *list;       /* capacity: scratch of the step */
-  double *applied_force;    /* napplied x 3, N: f1 */
-  double *applied_f0;       /* napplied x 3, N: f0 */
-  double *torque, *torque0; /* nlinks, N m */
-  double *slot_force; /* bodies x nslots x 3: the last step's end forces */
+  rfem_contact *list;    /* capacity: scratch of the step */
+  double *applied_force; /* napplied x 3, N */
+  double *torque;        /* nlinks, N m */
+  double *slot_force;    /* bodies x nslots x 3: the last step's end forces */
 
   /* the contact problem */
   double *J; /* rows_max x nfree, column-major: the contact rows */
   double *Y; /* nfree x rows_max: (M + diag(extra))^-1 J^T */
   double *G; /* rows_max^2: the Delassus matrix */
   double *b, *l, *l0, *l1, *mu;
-  double *fbuf;     /* 6 x capacity: forces by contact, world */
-  double *xstart;   /* 3 x capacity: contact points at the step's start */
-  double *Gb, *xb;  /* capacity^2, capacity: a block of the problem */
-  int *index;       /* capacity */
-  lapack_int *ipiv; /* capacity */
+  double *fbuf;   /* 6 x capacity: forces by contact, world */
+  double *xstart; /* 3 x capacity: contact points at the step's start */
+  int *index;     /* capacity */
   double *full_b, *full_x; /* nlinks */
   rod_contact_solver *solver;
   bool use_primal; /* frictionless impulses by the primal form (tests) */
@@ -84,6 +87,18 @@ typedef struct rfem_contacts {
   double *pred, *gprev;
   int npred;
   double gscale;
+
+  /* the nonsmooth generalized-alpha step (rfem_contact_nsga.c): per
+   * contact of list (rows each, the list's frames) the position
+   * multiplier nu (N s^2) and the impulse lam (N s); the offsets
+   * U = M^-1 J^T nu and W = M^-1 J^T lam of the free joints; the
+   * multipliers of the last step per slot as forces (2 nu / h^2 and
+   * lam / h: bodies x nslots x 3, world), the next step's start */
+  double *nu, *lam, *dnu; /* rows_max */
+  double *u0;             /* rows_max: J v at the step's start */
+  double *U, *W;          /* nfree */
+  double *slot_pos;       /* bodies x nslots x 3, N */
+  rfem_contact *ilist;    /* capacity: the contacts of the velocity problem */
 
   double dissipated;       /* J, since t = 0 */
   long impacts;            /* impulses applied since t = 0 */
@@ -105,6 +120,9 @@ void rfem_contact_detect(rod_rfem *r, double margin);
  * current kinematics, whatever its gap. */
 void rfem_contact_eval(const rod_rfem *r, int obstacle, int slot,
                        rfem_contact *out);
+/* Whether the last detection (c->c, gap_min) is the current state's: the
+ * nonsmooth scheme's at the end of the step that led here. */
+bool rfem_contact_current(const rod_rfem *r);
 /* The candidate of a slot and body, or NULL. */
 rfem_contact *rfem_contact_find(rfem_contacts *c, int obstacle, int slot);
 
@@ -115,9 +133,9 @@ int rfem_contact_jacobian(rod_rfem *r, const rfem_contact *list, int n,
 /* G = J (M + diag(extra))^-1 J^T for the rows of c->J, Y = the inverse
  * times J^T, by one factorisation and a back-solve per row. */
 int rfem_contact_delassus(rod_rfem *r, int rows, const double *extra);
-/* The response of the coming step of size h (the scenario's integrator)
- * to its end forces, for the rows of c->J: the end positions move by
- * Y df (m/N), the contact points by G df. */
+/* The response of the coming explicit step of size h to a constant force
+ * over it, for the rows of c->J: the end positions move by Y df (m/N),
+ * the contact points by G df. */
 int rfem_contact_step_response(rod_rfem *r, int rows, double h);
 
 /* torque = J^T f of the applied forces at the current kinematics. */
@@ -126,10 +144,10 @@ void rfem_contact_update_torque(rod_rfem *r);
  * internal forces of the output. */
 void rfem_contact_add_forces(const rod_rfem *r, double *fext);
 /* Apply the forces f (N, world, 3 per contact) at the contacts list (which
- * may not be c->applied) during the coming integration, with f0 the
- * step's start forces (NULL: f); f is kept per slot for the next step. */
+ * may not be c->applied) during the coming integration; f is kept per
+ * slot for the next step. */
 void rfem_contact_set_forces(rod_rfem *r, const rfem_contact *list, int n,
-                             const double *f0, const double *f);
+                             const double *f);
 
 /* A buffer for the static loads (RFEM_MAX_LOADS) and the applied contact
  * forces, and the applied forces as dead loads into out; returns their
@@ -147,6 +165,18 @@ int rfem_contact_impulse(rod_rfem *r);
 /* Frictionless impulses by the primal form from now on (the cross-check of
  * the tests); ROD_ENOMEM if out of memory. */
 int rfem_contact_set_primal(rod_rfem *r);
+
+/* Solve w = G l + b on the rows of c->J for the n contacts of list (c->l
+ * holds a warm start): the dual active-set method without friction,
+ * Gauss-Seidel on the cones with. */
+int rfem_contact_solve(rod_rfem *r, const rfem_contact *list, int n);
+/* u = J v (rows of c->J) for the full link rates v. */
+void rfem_contact_rates(const rod_rfem *r, int rows, const double *v,
+                        double *u);
+
+/* rfem_contact_nsga.c: advance from r->t to t_end with generalized-alpha
+ * by the nonsmooth generalized-alpha scheme (docs/contact.md). */
+int rfem_contact_nsga_advance(rod_rfem *r, double t_end, rod_step_stats *st);
 
 /* The output arrays of rod_sample for the current state. */
 void rfem_contact_output(rod_rfem *r);

@@ -151,7 +151,7 @@ int rfem_contact_static(rod_rfem *r, bool free_solved, rod_step_stats *st) {
       x[j] += cut * c->dq[j];
     for (int k = 0; k < n; k++)
       v3_scale(c->fbuf + 3 * k, c->l[k], c->c[k].frame);
-    rfem_contact_set_forces(r, c->c, n, NULL, c->fbuf);
+    rfem_contact_set_forces(r, c->c, n, c->fbuf);
   }
   /* the state at the solution: q and Maxwell torques, the forces applied;
    * the first step after the release may change them at once */

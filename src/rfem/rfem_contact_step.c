@@ -1,19 +1,17 @@
-/* Time stepping of the RFEM chain with contact (docs/contact.md), on top of
- * any of the chain's integrators (generalized-alpha, RK45, RK4):
+/* Time stepping of the RFEM chain with contact under its explicit
+ * integrators, RK45 and RK4 (docs/contact.md; generalized-alpha takes the
+ * nonsmooth scheme of rfem_contact_nsga.c):
  *
  * - Persistent contacts (touching at the step's start, or pushing in the
  *   last step) carry forces that enter the smooth dynamics as joint
- *   torques J^T f (J at the step's end), so the integrator keeps its order
- *   within the step and a resting rod is an exact equilibrium. The
- *   explicit integrators hold the force constant over the step;
- *   generalized-alpha sees forces at the steps' ends only, so for it the
- *   force runs from the last step's f0 to the new f1. f1 is the force
- *   whose end state meets the contact conditions, gap >= 0 _|_ f_n >= 0,
- *   and Coulomb's law on the end's sliding velocity; then a pushing
- *   contact neither enters nor leaves its body over the step. Its change
- *   comes from the contact problem with the step's linear response to f1
- *   (rfem_contact_step_response) and the step is integrated again with it
- *   until the conditions hold to the contact tolerance.
+ *   torques J^T f, constant over the step, so the integrator keeps its
+ *   order within the step and a resting rod is an exact equilibrium. f is
+ *   the force whose end state meets the contact conditions,
+ *   gap >= 0 _|_ f_n >= 0, and Coulomb's law on the step's slip; then a
+ *   pushing contact neither enters nor leaves its body over the step. Its
+ *   change comes from the contact problem with the step's linear response
+ *   to f (rfem_contact_step_response) and the step is integrated again
+ *   with it until the conditions hold to the contact tolerance.
  * - Impacts (a point that was apart at the start and would enter a body)
  *   are located in time by the Illinois method on the smallest gap,
  *   integrating to trial times from the step's start; there the velocities
@@ -25,7 +23,6 @@
  *   goes on from the new velocities (rfem_velocity_jump). With e = 0 and no
  *   friction the impulse projects v- on {J v >= 0} in the metric of M:
  *   the kinetic energy cannot grow. */
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,7 +30,6 @@
 #include "rfem/rfem_contact.h"
 
 enum { RFEM_MAX_CORRECTIONS = 200, RFEM_MAX_LOCATE = 60 };
-enum { RFEM_MAX_SPLITS = 4 };
 
 /* The chain's kinematics at the state r->q, r->v, and its candidates. */
 static void detect_here(rod_rfem *r) {
@@ -51,7 +47,7 @@ static int in_list(const rfem_contact *list, int n, int obstacle, int slot) {
 /* Solve w = G l + b on the rows of c->J for the n contacts of list (c->l
  * holds a warm start): the dual active-set method without friction,
  * Gauss-Seidel on the cones with. */
-static int solve_problem(rod_rfem *r, const rfem_contact *list, int n) {
+int rfem_contact_solve(rod_rfem *r, const rfem_contact *list, int n) {
   rfem_contacts *c = r->contact;
   if (c->rows == 1)
     return rod_contact_dual(c->solver, n, c->G, c->b, c->l, NULL);
@@ -63,13 +59,14 @@ static int solve_problem(rod_rfem *r, const rfem_contact *list, int n) {
 }
 
 /* The contact velocities J v (rows) of the current state. */
-static void contact_velocities(rod_rfem *r, int rows, double *u) {
+void rfem_contact_rates(const rod_rfem *r, int rows, const double *v,
+                        double *u) {
   const rfem_contacts *c = r->contact;
   const int f0 = r->first_free;
   for (int i = 0; i < rows; i++) {
     double s = 0;
     for (int j = 0; j < r->nfree; j++)
-      s += c->J[i + (size_t)j * rows] * r->v[f0 + j];
+      s += c->J[i + (size_t)j * rows] * v[f0 + j];
     u[i] = s;
   }
 }
@@ -114,6 +111,7 @@ static int impulse_primal(rod_rfem *r, int n, const double *u) {
 
 int rfem_contact_impulse(rod_rfem *r) {
   rfem_contacts *c = r->contact;
+  c->fresh = false; /* the candidates are filtered here */
   int n = 0;
   for (int k = 0; k < c->count; k++)
     if (c->c[k].gap <= c->tol)
@@ -123,7 +121,7 @@ int rfem_contact_impulse(rod_rfem *r) {
     return ROD_OK;
   const int rows = rfem_contact_jacobian(r, c->c, n, c->rows);
   double *u = c->l0;
-  contact_velocities(r, rows, u);
+  rfem_contact_rates(r, rows, r->v, u);
   bool approaching = false;
   for (int k = 0; k < n; k++)
     approaching = approaching || u[c->rows * k] < 0;
@@ -139,7 +137,7 @@ int rfem_contact_impulse(rod_rfem *r) {
   for (int k = 0; k < n; k++) /* w_n = u_n+ + e min(u_n-, 0) >= 0 */
     c->b[c->rows * k] += c->c[k].e * fmin(u[c->rows * k], 0.0);
   memset(c->l, 0, (size_t)rows * sizeof(double));
-  st = solve_problem(r, c->c, n);
+  st = rfem_contact_solve(r, c->c, n);
   if (st != ROD_OK)
     return st;
   const double before = rod_chain_kinetic_energy(r->chain);
@@ -172,9 +170,8 @@ static void begin_step(rod_rfem *r) {
     v3_copy(c->fbuf + 3 * n, last);
     n++;
   }
-  rfem_contact_set_forces(r, c->list, n, NULL, c->fbuf);
+  rfem_contact_set_forces(r, c->list, n, c->fbuf);
   rfem_contact_update_torque(r);
-  memcpy(c->torque0, c->torque, (size_t)r->nlinks * sizeof(double));
 }
 
 /* The joint torques of the applied forces with the kinematics of the
@@ -187,17 +184,14 @@ static void torque_at_start(rod_rfem *r) {
 }
 
 /* Work of the contact torques over the step, from the saved start to the
- * current state (generalized-alpha: the mean of its start and end
- * torques). */
+ * current state. */
 static double applied_work(rod_rfem *r) {
   const rfem_contacts *c = r->contact;
-  const double w0 = r->sc.rfem.integrator == ROD_RFEM_GENALPHA ? 0.5 : 0.0;
   double W = 0;
   /* every joint: a prescribed clamp's turn moves the contact points too,
    * and that part of their work is the motor's, not the contact's */
   for (int j = 0; j < r->nlinks; j++)
-    W += (w0 * c->torque0[j] + (1.0 - w0) * c->torque[j]) *
-         (r->q[j] - r->saved_q[j]);
+    W += c->torque[j] * (r->q[j] - r->saved_q[j]);
   return W;
 }
 
@@ -205,62 +199,14 @@ static double applied_work(rod_rfem *r) {
  * candidates current): the contact problem of the step's response. *done
  * when they would move the end state by less than the tolerance; the
  * forces that were integrated then stay. */
-/* Generalized-alpha sees forces at the steps' ends only, as a ramp from
- * the last step's f0 to the new f1: a contact that lets go within the step
- * (f0 > 0, f1 = 0) would be pushed on by the ramp after it left. Its force
- * reaches zero at the fraction f0 / (f0 - f*) of the step, f* the force
- * that would hold it closed at the end (from the normal rows of the
- * contacts that push or let go, as equalities): the step then ends there.
- * Returns that fraction (1: nothing lets go). */
-static double lift_off_fraction(rod_rfem *r, int n, const rfem_contact *list,
-                                const double *f0) {
-  rfem_contacts *c = r->contact;
-  const int rows = n * c->rows;
-  int nb = 0, lifting = 0;
-  for (int k = 0; k < n; k++) {
-    const bool pushes = c->l1[c->rows * k] > 0;
-    const bool lets_go = !pushes && v3_dot(f0 + 3 * k, list[k].frame) > 0;
-    if (pushes || lets_go)
-      c->index[nb++] = k;
-    lifting += lets_go;
-  }
-  if (lifting == 0)
-    return 1.0;
-  /* G_BB x = -(b_B + G_Bt l_t): w = G l + b = 0 on the normal rows of B */
-  for (int a = 0; a < nb; a++) {
-    const int ra = c->rows * c->index[a];
-    double rhs = -c->b[ra];
-    for (int j = 0; j < rows; j++)
-      if (j % c->rows != 0)
-        rhs -= c->G[ra + (size_t)j * rows] * c->l1[j];
-    c->xb[a] = rhs;
-    for (int b = 0; b < nb; b++)
-      c->Gb[a + (size_t)b * nb] =
-          c->G[ra + (size_t)(c->rows * c->index[b]) * rows];
-  }
-  if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nb, 1, c->Gb, nb, c->ipiv, c->xb, nb) !=
-      0)
-    return 1.0;
-  double frac = 1.0;
-  for (int a = 0; a < nb; a++) {
-    const int k = c->index[a];
-    const double start = v3_dot(f0 + 3 * k, list[k].frame);
-    if (c->l1[c->rows * k] == 0 && start > 0 && c->xb[a] < 0)
-      frac = fmin(frac, start / (start - c->xb[a]));
-  }
-  return frac;
-}
-
-static int correct_forces(rod_rfem *r, double h, bool *done, double *lift) {
+static int correct_forces(rod_rfem *r, double h, bool *done) {
   rfem_contacts *c = r->contact;
   /* the applied contacts as they are at the end */
   const int n = c->napplied;
   rfem_contact *list = c->list;
-  double *f0 = c->fbuf + 3 * (size_t)c->capacity; /* the second half */
   for (int k = 0; k < n; k++) {
     rfem_contact_eval(r, c->applied[k].obstacle, c->applied[k].slot, &list[k]);
     v3_copy(c->fbuf + 3 * k, c->applied_force + 3 * k);
-    v3_copy(f0 + 3 * k, c->applied_f0 + 3 * k);
   }
   const int rows = rfem_contact_jacobian(r, list, n, c->rows);
   int st = n ? rfem_contact_step_response(r, rows, h) : ROD_OK;
@@ -305,7 +251,7 @@ static int correct_forces(rod_rfem *r, double h, bool *done, double *lift) {
   }
   memcpy(c->l1, c->l, (size_t)rows * sizeof(double));
   if (n) {
-    st = solve_problem(r, list, n);
+    st = rfem_contact_solve(r, list, n);
     if (st != ROD_OK)
       return st;
   }
@@ -318,11 +264,8 @@ static int correct_forces(rod_rfem *r, double h, bool *done, double *lift) {
     move = fmax(move, fabs(s));
   }
   *done = move <= c->tol;
-  if (*done) {
-    if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA)
-      *lift = lift_off_fraction(r, n, list, f0);
+  if (*done)
     return ROD_OK;
-  }
   for (int k = 0; k < n; k++) { /* the normal move predicted, for the secant */
     const int i = c->rows * k;
     double s = 0;
@@ -333,7 +276,7 @@ static int correct_forces(rod_rfem *r, double h, bool *done, double *lift) {
   }
   c->npred = n;
   forces_from(c, list, n, c->l, c->fbuf);
-  rfem_contact_set_forces(r, list, n, f0, c->fbuf);
+  rfem_contact_set_forces(r, list, n, c->fbuf);
   torque_at_start(r);
   return ROD_OK;
 }
@@ -396,11 +339,13 @@ static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
 }
 
 int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
+  if (r->sc.rfem.integrator == ROD_RFEM_GENALPHA)
+    return rfem_contact_nsga_advance(r, t_end, st);
   rfem_contacts *c = r->contact;
   const double eps = 1e-12 * r->sc.time.dt;
   while (r->t < t_end - eps) {
     const double t0 = r->t;
-    double te = t_end; /* this step's end: t_end, or where a contact lets go */
+    const double te = t_end;
     detect_here(r);
     begin_step(r);
     c->npred = 0;
@@ -410,26 +355,11 @@ int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
     if (status != ROD_OK)
       return status;
     /* the forces of the persistent contacts for the whole step */
-    for (int it = 0, splits = 0;; it++) {
+    for (int it = 0;; it++) {
       bool done = false;
-      double lift = 1.0;
-      status = correct_forces(r, te - t0, &done, &lift);
+      status = correct_forces(r, te - t0, &done);
       if (status != ROD_OK)
         return status;
-      if (done && lift < 1.0 && splits < RFEM_MAX_SPLITS) {
-        /* end the step where the force of a contact that lets go reaches
-         * zero, with that force there */
-        te = t0 + fmax(lift, 1e-3) * (te - t0);
-        splits++;
-        done = false;
-        for (int k = 0; k < c->napplied; k++) {
-          const double *fr = c->applied[k].frame;
-          const double *f = c->applied_force + 3 * k;
-          if (v3_dot(f, fr) == 0 && v3_dot(c->applied_f0 + 3 * k, fr) > 0)
-            memset(c->applied_force + 3 * k, 0, 3 * sizeof(double));
-        }
-        torque_at_start(r);
-      }
       if (done)
         break;
       if (it >= RFEM_MAX_CORRECTIONS)

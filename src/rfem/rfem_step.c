@@ -110,6 +110,22 @@ static int ga_substeps(rod_rfem *r, double t_end, int m,
   return ROD_OK;
 }
 
+int rfem_ga_step(rod_rfem *r, double t1, const double *dq, const double *dv,
+                 rod_step_stats *st) {
+  rod_genalpha_stats gs = {0, 0, 0};
+  rod_genalpha_set_offsets(r->ga, dq, dv);
+  int status = ga_substeps(r, t1, 1, &gs);
+  rod_genalpha_set_offsets(r->ga, NULL, NULL);
+  st->iterations += gs.iterations;
+  st->residual = fmax(st->residual, gs.residual);
+  if (status != ROD_OK)
+    return status;
+  rfem_unpack(r, t1, rod_genalpha_q(r->ga), rod_genalpha_v(r->ga),
+              rod_genalpha_qdd(r->ga), r->q, r->v, r->qdd);
+  r->t = t1;
+  return ROD_OK;
+}
+
 /* Local error of a step of h just taken (time.tolerance), in metres at
  * the tip: the displacement error of Newmark-type schemes,
  * h^2 (beta - 1/6) (qdd1 - qdd0) (Zienkiewicz & Xie 1991), on every
