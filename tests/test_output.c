@@ -6,8 +6,10 @@
  * directory, a missing folder, /dev/full, a file another run writes, a
  * file size limit reached mid-run: one line each, the samples written
  * before kept, the status never "complete"; SIGKILL at 20 random moments
- * after the file appears leaves a file that opens and holds every dataset
- * with at least the first sample, whole samples only. */
+ * after the file appears (most with HDF5's metadata writes slowed, so
+ * that kills land inside flushes) leaves a file that opens and holds every
+ * dataset with at least the first sample, and every sample that its
+ * attribute "samples" counts whole and equal to the run's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -39,6 +41,7 @@ typedef struct {
   int sig;
   bool ignore_sigint; /* start with SIGINT ignored, as a background job */
   long fsize_limit;   /* B: RLIMIT_FSIZE of the child; 0: none */
+  bool slow_writes;   /* preload RODSIM_SLOW_WRITES (slow_writes.c) */
 } run_opts;
 
 /* Run "rodsim ARGS..." in dir (stdout and stderr to files there); returns
@@ -65,6 +68,13 @@ static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
     dup2(er, 2);
     if (o && o->ignore_sigint)
       signal(SIGINT, SIG_IGN);
+    if (o && o->slow_writes) {
+      setenv("LD_PRELOAD", getenv("RODSIM_SLOW_WRITES"), 1);
+      char asan[1024]; /* under ASan, preloaded after its runtime */
+      snprintf(asan, sizeof asan, "%s:verify_asan_link_order=0",
+               getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "");
+      setenv("ASAN_OPTIONS", asan, 1);
+    }
     if (o && o->fsize_limit) {
       struct rlimit r = {(rlim_t)o->fsize_limit, (rlim_t)o->fsize_limit};
       setrlimit(RLIMIT_FSIZE, &r);
@@ -124,43 +134,78 @@ static hsize_t samples(hid_t f, const char *ds) {
   return dims[0];
 }
 
-/* Every dataset: present, the same number of samples; times strictly
- * increasing and on the grid of dt (output.every 1); no sample left at the
- * fill value (a half-written block would read as zeros). Returns T. A file
- * appears under its name only once its datasets and first sample are
- * flushed, so every file checked here holds them. */
-static hsize_t check_whole_samples(hid_t f, double dt) {
-  static const char *const all[] = {
-      "/tip/position",        "/rod/position",    "/rod/orientation",
-      "/rod/velocity",        "/rod/force",       "/rod/moment",
-      "/energy/kinetic",      "/energy/elastic",  "/energy/gravity",
-      "/solver/iterations",   "/solver/residual", "/solver/method",
-      "/solver/integrations", "/solver/wall_time"};
-  const hsize_t T = samples(f, "/time");
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-    ck_assert_msg(samples(f, all[i]) == T, "%s: %llu samples, /time %llu",
-                  all[i], (unsigned long long)samples(f, all[i]),
-                  (unsigned long long)T);
+static double number_attr(hid_t obj, const char *name);
+
+static const char *const series[] = {"/time",
+                                     "/tip/position",
+                                     "/rod/position",
+                                     "/rod/orientation",
+                                     "/rod/velocity",
+                                     "/rod/force",
+                                     "/rod/moment",
+                                     "/energy/kinetic",
+                                     "/energy/elastic",
+                                     "/energy/gravity",
+                                     "/solver/iterations",
+                                     "/solver/residual",
+                                     "/solver/method",
+                                     "/solver/integrations",
+                                     "/solver/wall_time"};
+enum { SERIES = sizeof series / sizeof *series };
+
+/* The first n samples of dataset name as bytes of its native type (free
+ * them); *row gets the bytes of one sample. */
+static unsigned char *first_rows(hid_t f, const char *name, hsize_t n,
+                                 size_t *row) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  ck_assert_msg(d >= 0, "%s missing", name);
+  hid_t fs = H5Dget_space(d), ft = H5Dget_type(d);
+  hid_t mt = H5Tget_native_type(ft, H5T_DIR_ASCEND);
+  int rank = H5Sget_simple_extent_ndims(fs);
+  hsize_t dims[3] = {0, 1, 1}, start[3] = {0, 0, 0};
+  H5Sget_simple_extent_dims(fs, dims, NULL);
+  ck_assert_msg(dims[0] >= n, "%s: %llu samples, the file says %llu", name,
+                (unsigned long long)dims[0], (unsigned long long)n);
+  dims[0] = n;
+  *row = H5Tget_size(mt) * dims[1] * (rank > 2 ? dims[2] : 1);
+  unsigned char *v = malloc(n * *row + 1);
+  hid_t ms = H5Screate_simple(rank, dims, NULL);
+  H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, dims, NULL);
+  ck_assert_msg(H5Dread(d, mt, ms, fs, H5P_DEFAULT, v) >= 0, "%s unreadable",
+                name);
+  H5Sclose(ms);
+  H5Tclose(mt);
+  H5Tclose(ft);
+  H5Sclose(fs);
+  H5Dclose(d);
+  return v;
+}
+
+/* Every dataset: present, holding at least the whole samples that the
+ * root attribute "samples" counts (exactly those unless the run was
+ * killed: a kill during a flush may leave datasets extended past their
+ * data); times strictly increasing and on the grid of dt (output.every
+ * 1); no counted sample left at the fill value (a sample whose data never
+ * reached the disk would read as zeros). Returns the count. A file appears
+ * under its name only once its datasets and first sample are flushed, so
+ * every file checked here holds them. */
+static hsize_t check_whole_samples(hid_t f, double dt, bool killed) {
+  const hsize_t T = (hsize_t)number_attr(f, "samples");
+  for (int i = 0; i < SERIES; i++) {
+    const hsize_t got = samples(f, series[i]);
+    ck_assert_msg(killed ? got >= T : got == T, "%s: %llu samples, %llu whole",
+                  series[i], (unsigned long long)got, (unsigned long long)T);
+  }
   if (T == 0)
     return 0;
-  double *t = malloc(T * sizeof(double));
-  hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT);
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
-  H5Dclose(d);
+  size_t row;
+  double *t = (double *)first_rows(f, "/time", T, &row);
   for (hsize_t i = 0; i < T; i++)
     ROD_ASSERT_NEAR(t[i], i * dt, 1e-9 * dt * (i + 1));
   free(t);
   /* the orientation's quaternions are unit: none is a fill value */
-  d = H5Dopen2(f, "/rod/s", H5P_DEFAULT);
-  hid_t sp = H5Dget_space(d);
-  hsize_t N;
-  H5Sget_simple_extent_dims(sp, &N, NULL);
-  H5Sclose(sp);
-  H5Dclose(d);
-  double *q = malloc(T * N * 4 * sizeof(double));
-  d = H5Dopen2(f, "/rod/orientation", H5P_DEFAULT);
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q);
-  H5Dclose(d);
+  double *q = (double *)first_rows(f, "/rod/orientation", T, &row);
+  const hsize_t N = row / (4 * sizeof(double));
   for (hsize_t i = 0; i < T * N; i++) {
     const double *h = q + 4 * i;
     ROD_ASSERT_NEAR(h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3], 1,
@@ -227,6 +272,9 @@ START_TEST(self_describing) {
   ROD_ASSERT_NEAR(number_attr(f, "dt"), 2e-3, 0);
   ROD_ASSERT_NEAR(number_attr(f, "nodes"), 49, 0); /* auto at 2 ms */
   ROD_ASSERT_NEAR(number_attr(f, "length"), 0.408, 0);
+  /* every sample whole: 0.02 s at 2 ms, t = 0 and 10 steps */
+  ROD_ASSERT_NEAR(number_attr(f, "samples"), 11, 0);
+  ck_assert_int_eq(samples(f, "/time"), 11);
   walk_count c = {0, 0, 0};
   H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit, &c);
   ck_assert_int_eq(c.datasets, 16); /* /rod/s and the 15 time series */
@@ -262,7 +310,7 @@ END_TEST
 
 static void interrupted_by(int sig, bool background) {
   char err[4096];
-  run_opts o = {0.3, "i.h5", sig, background, 0};
+  run_opts o = {0.3, "i.h5", sig, background, 0, false};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "i.h5", "--set",
                   "time.duration=20", "--set", "time.dt=5e-4", "--set",
                   "output.every=1", NULL);
@@ -271,7 +319,7 @@ static void interrupted_by(int sig, bool background) {
   ck_assert_ptr_nonnull(strstr(err, "interrupted"));
   hid_t f = open_h5("i.h5");
   expect_string(f, "status", "interrupted");
-  ck_assert_int_gt(check_whole_samples(f, 5e-4), 0);
+  ck_assert_int_gt(check_whole_samples(f, 5e-4, false), 0);
   H5Fclose(f);
 }
 
@@ -307,7 +355,7 @@ START_TEST(two_runs_one_file) {
   pid_t first = fork();
   if (first == 0) {
     char e[256];
-    run_opts o = {1.5, "both.h5", SIGINT, false, 0};
+    run_opts o = {1.5, "both.h5", SIGINT, false, 0, false};
     int st = rodsim(&o, e, sizeof e, "run", scenario, "-o", "both.h5", "--set",
                     "time.duration=20", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);
@@ -327,7 +375,7 @@ START_TEST(two_runs_one_file) {
   ck_assert_int_eq(WEXITSTATUS(ws), 130);
   hid_t f = open_h5("both.h5");
   expect_string(f, "status", "interrupted");
-  check_whole_samples(f, 5e-4);
+  check_whole_samples(f, 5e-4, false);
   H5Fclose(f);
 }
 END_TEST
@@ -336,7 +384,7 @@ END_TEST
  * the samples written before kept, the status says why. */
 START_TEST(file_size_limit) {
   char err[4096];
-  run_opts o = {0, NULL, 0, false, 6000000};
+  run_opts o = {0, NULL, 0, false, 6000000, false};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "big.h5", "--set",
                   "time.dt=5e-4", "--set", "output.compression=0", NULL);
   ck_assert_msg(st == 1, "exit %d: %s", st, err);
@@ -346,7 +394,7 @@ START_TEST(file_size_limit) {
   ck_assert_msg(strstr(status, "stopped") && strstr(status, "File too large"),
                 "%s", status);
   H5free_memory(status);
-  ck_assert_int_gt(check_whole_samples(f, 5e-4), 100);
+  ck_assert_int_gt(check_whole_samples(f, 5e-4, false), 100);
   H5Fclose(f);
 }
 END_TEST
@@ -362,7 +410,7 @@ START_TEST(size_estimate) {
   ck_assert_msg(strstr(err, "output.max_size") && strstr(err, "1.5 GB"), "%s",
                 err);
   /* without a limit: a warning, then the run (interrupted here) */
-  run_opts o = {0.1, "s.h5", SIGINT, false, 0};
+  run_opts o = {0.1, "s.h5", SIGINT, false, 0, false};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", "--set",
               "output.every=1", NULL);
@@ -391,10 +439,10 @@ START_TEST(auto_every) {
                   "time.duration=0.02", "--set", "time.dt=5e-4", NULL);
   ck_assert_msg(st == 0 && lines(err) == 0, "exit %d: %s", st, err);
   hid_t f = open_h5("a.h5");
-  ck_assert_int_eq(check_whole_samples(f, 5e-4), 41);
+  ck_assert_int_eq(check_whole_samples(f, 5e-4, false), 41);
   ROD_ASSERT_NEAR(number_attr(f, "output_every"), 1, 0);
   H5Fclose(f);
-  run_opts o = {0.3, "b.h5", SIGINT, false, 0};
+  run_opts o = {0.3, "b.h5", SIGINT, false, 0, false};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "b.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", NULL);
   ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
@@ -450,25 +498,63 @@ END_TEST
 
 /* SIGKILL at 20 random moments (0.02 to 0.42 s after the file appears) of
  * a run that flushes often (a compressed block of 80 samples about 30
- * times a second): the file opens and every dataset holds the same whole
- * samples, at least the first (the file appears under its name only once
- * they are flushed). */
+ * times a second), three in four with HDF5's metadata writes slowed so
+ * that the kill lands inside a flush often (slow_writes.c): the file opens,
+ * every dataset holds at least the samples that the file counts as whole,
+ * at least the first (the file appears under its name only once they are
+ * flushed), and each of those is the run's own, bit for bit (a reference
+ * run of 1 s; wall time aside). Before the count, 5 of 40 such kills in
+ * the slowed flushes left a file whose datasets held zeros for samples or
+ * differed in length. */
 START_TEST(sigkill_anywhere) {
+  char err[4096];
+  ck_assert_int_eq(rodsim(NULL, err, sizeof err, "run", scenario, "-o",
+                          "ref.h5", "--set", "time.duration=1", "--set",
+                          "time.dt=5e-4", "--set", "output.every=1", "-q",
+                          NULL),
+                   0);
+  hid_t ref = open_h5("ref.h5");
+  const hsize_t R = check_whole_samples(ref, 5e-4, false);
+  unsigned char *want[SERIES];
+  size_t row[SERIES];
+  for (int i = 0; i < SERIES; i++)
+    want[i] = first_rows(ref, series[i], R, &row[i]);
+  H5Fclose(ref);
+  const bool can_slow = getenv("RODSIM_SLOW_WRITES") != NULL;
   srand(12345);
   for (int k = 0; k < 20; k++) {
-    char err[4096], name[32];
+    char name[32];
     snprintf(name, sizeof name, "k%d.h5", k);
-    run_opts o = {0.02 + 0.4 * rand() / (double)RAND_MAX, name, SIGKILL, false,
-                  0};
+    run_opts o = {0.02 + 0.4 * rand() / (double)RAND_MAX,
+                  name,
+                  SIGKILL,
+                  false,
+                  0,
+                  can_slow && k % 4 != 0};
     int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", name, "--set",
                     "time.duration=20", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);
     ck_assert_int_eq(st, 128 + SIGKILL);
     hid_t f = open_h5(name);
     expect_string(f, "status", "running");
-    ck_assert_int_gt(check_whole_samples(f, 5e-4), 0);
+    const hsize_t T = check_whole_samples(f, 5e-4, true);
+    ck_assert_int_gt(T, 0);
+    ck_assert_msg(T <= R, "kill %d: %llu samples, the reference %llu", k,
+                  (unsigned long long)T, (unsigned long long)R);
+    for (int i = 0; i < SERIES; i++) {
+      if (strcmp(series[i], "/solver/wall_time") == 0)
+        continue;
+      size_t r;
+      unsigned char *got = first_rows(f, series[i], T, &r);
+      ck_assert_msg(r == row[i] && memcmp(got, want[i], T * r) == 0,
+                    "kill %d: %s differs from the run's in its %llu samples", k,
+                    series[i], (unsigned long long)T);
+      free(got);
+    }
     H5Fclose(f);
   }
+  for (int i = 0; i < SERIES; i++)
+    free(want[i]);
 }
 END_TEST
 

@@ -532,7 +532,9 @@ def calibrate(scenario, data, keys="bending_stiffness,density,drag",
 def load(path):
     """An output file (docs/hdf5.md) as a dict: every dataset by its path
     without the leading "/" ("rod/position"), as NumPy arrays, and "attrs"
-    (the root attributes, "scenario" the INI text). Needs h5py."""
+    (the root attributes, "scenario" the INI text). Of a file that a killed
+    run left, the whole samples only: the first attrs["samples"] along T.
+    Needs h5py."""
     try:
         import h5py
     except ImportError as e:  # pragma: no cover
@@ -540,9 +542,12 @@ def load(path):
             from e
     out = {}
     with h5py.File(path, "r") as f:
+        whole = f.attrs.get("samples")  # a killed run may leave more, torn
+
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset):
-                out[name] = obj[...]
+                along_t = whole is not None and name != "rod/s"
+                out[name] = obj[:int(whole)] if along_t else obj[...]
         f.visititems(visit)
         attrs = {}
         for k, v in f.attrs.items():

@@ -37,9 +37,16 @@ static bool exists(hid_t f, const char *name) {
 }
 
 static int check_dims(hid_t space, const char *path, const char *key, int rank,
-                      hsize_t *dims, size_t *count, rod_error *err) {
+                      hsize_t rows, hsize_t *dims, size_t *count,
+                      rod_error *err) {
   hsize_t got[8] = {0};
   H5Sget_simple_extent_dims(space, got, NULL);
+  if (rows > got[0])
+    return rod_error_set(err, ROD_EINVAL, path, key,
+                         "holds %llu samples, the file says %llu",
+                         (unsigned long long)got[0], (unsigned long long)rows);
+  if (rows)
+    got[0] = rows;
   *count = 1;
   for (int k = 0; k < rank; k++) {
     if (dims[k] && got[k] != dims[k])
@@ -55,9 +62,41 @@ static int check_dims(hid_t space, const char *path, const char *key, int rank,
   return ROD_OK;
 }
 
+int rod_h5_samples(hid_t f, const char *path, hsize_t *n, rod_error *err) {
+  *n = 0;
+  if (H5Aexists(f, "samples") <= 0)
+    return ROD_OK;
+  hid_t a = H5Aopen(f, "samples", H5P_DEFAULT);
+  hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+  hid_t ty = a < 0 ? -1 : H5Aget_type(a);
+  long long v = -1;
+  if (sp < 0 || ty < 0 || H5Sget_simple_extent_type(sp) != H5S_SCALAR ||
+      H5Tget_class(ty) != H5T_INTEGER || H5Tget_size(ty) > 8 ||
+      H5Aread(a, H5T_NATIVE_LLONG, &v) < 0)
+    v = -1;
+  if (ty >= 0)
+    H5Tclose(ty);
+  if (sp >= 0)
+    H5Sclose(sp);
+  if (a >= 0)
+    H5Aclose(a);
+  if (v < 1 || v > (1ll << 28))
+    return rod_error_set(err, ROD_EINVAL, path, "samples",
+                         "the attribute is not a count of samples from 1 to "
+                         "2^28");
+  *n = (hsize_t)v;
+  return ROD_OK;
+}
+
 int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
                 size_t elem, int rank, hsize_t *dims, void **out,
                 rod_error *err) {
+  return rod_h5_read_rows(f, path, name, type, elem, rank, 0, dims, out, err);
+}
+
+int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
+                     size_t elem, int rank, hsize_t rows, hsize_t *dims,
+                     void **out, rod_error *err) {
   *out = NULL;
   const char *key = name + 1;
   if (rank < 1 || rank > 8 || !exists(f, name))
@@ -79,12 +118,20 @@ int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
                        "expected a %d-dimensional %s dataset", rank,
                        want_float ? "numeric" : "integer");
   if (st == ROD_OK)
-    st = check_dims(space, path, key, rank, dims, &count, err);
+    st = check_dims(space, path, key, rank, rows, dims, &count, err);
   if (st == ROD_OK && !(*out = malloc(count * elem)))
     st = rod_error_set(err, ROD_ENOMEM, path, key, "out of memory");
-  if (st == ROD_OK &&
-      H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+  /* the first dims[0] along the first dimension (all of it but when rows
+   * is less than the extent) */
+  hsize_t start[8] = {0};
+  hid_t mem = st == ROD_OK ? H5Screate_simple(rank, dims, NULL) : -1;
+  if (st == ROD_OK && (mem < 0 ||
+                       H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL,
+                                           dims, NULL) < 0 ||
+                       H5Dread(ds, type, mem, space, H5P_DEFAULT, *out) < 0))
     st = rod_error_set(err, ROD_EINVAL, path, key, "unreadable");
+  if (mem >= 0)
+    H5Sclose(mem);
   if (dtype >= 0)
     H5Tclose(dtype);
   if (space >= 0)

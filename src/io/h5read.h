@@ -18,6 +18,18 @@ int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
                 size_t elem, int rank, hsize_t *dims, void **out,
                 rod_error *err);
 
+/* rod_h5_read of the first `rows` along the first dimension only (all of
+ * it when rows is 0); an extent shorter than rows is an error. */
+int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
+                     size_t elem, int rank, hsize_t rows, hsize_t *dims,
+                     void **out, rod_error *err);
+
+/* The whole samples of a run's file, its root attribute "samples" (a run
+ * killed during a flush may leave datasets extended past their data): *n
+ * = 0 when the file has no such attribute (then every sample of the
+ * extents is whole); ROD_EINVAL when it is not a count from 1 to 2^28. */
+int rod_h5_samples(hid_t f, const char *path, hsize_t *n, rod_error *err);
+
 /* Open path read-only, HDF5's own error printing off: ROD_EIO if the file
  * cannot be opened at all, ROD_EINVAL if it is not HDF5. */
 int rod_h5_open(const char *path, hid_t *f, rod_error *err);

@@ -219,6 +219,30 @@ static int write_number_attr(hid_t obj, const char *name, double value,
   return e < 0 ? ROD_EIO : ROD_OK;
 }
 
+/* The root attribute "samples": how many whole samples the file holds.
+ * It is made (0) with the file and raised only by a flush after the one
+ * that wrote those samples, so it never counts a sample whose data is not
+ * on disk: a run killed during a flush may leave some datasets extended
+ * past their data (HDF5 writes their headers and chunk indices in no set
+ * order), and a reader takes the first `samples` of each. Rewritten in
+ * place (H5Awrite of an existing scalar), so the flush that raises it
+ * writes the root's header and nothing else. */
+static int write_samples_attr(hid_t file, hsize_t n, bool create) {
+  const int64_t v = (int64_t)n;
+  hid_t attr;
+  if (create) {
+    hid_t space = H5Screate(H5S_SCALAR);
+    attr = H5Acreate2(file, "samples", H5T_STD_I64LE, space, H5P_DEFAULT,
+                      H5P_DEFAULT);
+    H5Sclose(space);
+  } else
+    attr = H5Aopen(file, "samples", H5P_DEFAULT);
+  herr_t e = attr < 0 ? -1 : H5Awrite(attr, H5T_NATIVE_INT64, &v);
+  if (attr >= 0)
+    H5Aclose(attr);
+  return e < 0 ? ROD_EIO : ROD_OK;
+}
+
 /* The text of a scenario key, or fallback when this build lacks the key. */
 static void key_text(const rod_scenario *sc, const char *section,
                      const char *name, const char *fallback, char *buf,
@@ -422,7 +446,10 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
   }
   rod_scenario_to_ini(sc, text, need);
   errno = 0;
-  int st = write_root_attrs(lg->file, sc, backend);
+  /* the count first: a reader finds it without decoding the others */
+  int st = write_samples_attr(lg->file, 0, true);
+  if (st == ROD_OK)
+    st = write_root_attrs(lg->file, sc, backend);
   if (st == ROD_OK)
     st = write_string_attr(lg->file, "scenario", text);
   if (st == ROD_OK)
@@ -629,9 +656,16 @@ static int flush(rod_logger *lg) {
     return ROD_EIO;
   }
   errno = 0;
+  const hsize_t before = lg->total;
   int st = write_buffer(lg);
   if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
     st = ROD_EIO;
+  /* the samples are on disk: now count them, in a flush of their own */
+  if (st == ROD_OK && lg->total > before) {
+    st = write_samples_attr(lg->file, lg->total, false);
+    if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
+      st = ROD_EIO;
+  }
   if (st == ROD_OK && lg->total > 0)
     st = move_in_place(lg);
   if (st != ROD_OK) {

@@ -13,9 +13,10 @@
 
 /* A dataset of doubles, every one finite. */
 static int read_doubles(hid_t f, const char *path, const char *name, int rank,
-                        hsize_t *dims, double **out, rod_error *err) {
-  int st = rod_h5_read(f, path, name, H5T_NATIVE_DOUBLE, sizeof **out, rank,
-                       dims, (void **)out, err);
+                        hsize_t rows, hsize_t *dims, double **out,
+                        rod_error *err) {
+  int st = rod_h5_read_rows(f, path, name, H5T_NATIVE_DOUBLE, sizeof **out,
+                            rank, rows, dims, (void **)out, err);
   size_t count = 1;
   for (int k = 0; st == ROD_OK && k < rank; k++)
     count *= (size_t)dims[k];
@@ -38,11 +39,14 @@ int rod_run_positions_read(const char *path, rod_run_positions **out,
   if (st0 != ROD_OK)
     return st0;
   rod_run_positions *r = calloc(1, sizeof *r);
-  hsize_t dt[1] = {0}, dp[3] = {0, 0, 0};
-  int st = r ? read_doubles(f, path, "/time", 1, dt, &r->t, err)
+  hsize_t dt[1] = {0}, dp[3] = {0, 0, 0}, whole = 0;
+  int st = r ? rod_h5_samples(f, path, &whole, err)
              : rod_error_set(err, ROD_ENOMEM, path, NULL, "out of memory");
   if (st == ROD_OK)
-    st = read_doubles(f, path, "/rod/position", 3, dp, &r->position, err);
+    st = read_doubles(f, path, "/time", 1, whole, dt, &r->t, err);
+  if (st == ROD_OK)
+    st =
+        read_doubles(f, path, "/rod/position", 3, whole, dp, &r->position, err);
   if (st == ROD_OK && (dp[0] != dt[0] || dp[2] != 3 || dp[1] < 2))
     st = rod_error_set(err, ROD_EINVAL, path, "rod/position",
                        "shape %llux%llux%llu does not fit %llu samples of "
