@@ -301,10 +301,11 @@ bool kr_contact_planar(const rod_kirchhoff *k);
  * sweep is at it. */
 int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st);
 /* A time step to t (BDF coefficients c) with contact: Newton on the
- * forces at the step's end, each iterate a kr_solve_chain; x receives the
- * unknowns, the last sweep is at them. */
+ * forces at the step's end, each iterate a kr_solve_chain, at most max_it
+ * updates (0: solver.max_iterations); x receives the unknowns, the last
+ * sweep is at them. */
 int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
-                    bool *modified, double *x, rod_step_stats *st);
+                    int max_it, bool *modified, double *x, rod_step_stats *st);
 /* Some force pushes (the current forces). */
 bool kr_contact_pressed(const rod_kirchhoff *k);
 /* An impact or a release: the set of nodes the current forces push is not
@@ -318,8 +319,11 @@ bool kr_contact_energy_grew(const rod_kirchhoff *k);
 /* Steps by backward Euler after an impact step (the multistep formula's
  * restart). */
 enum { KR_CONTACT_RESTART = 1 };
-/* The last KR_CONTACT_RESTART accepted steps hold an impact. */
+/* The last KR_CONTACT_RESTART accepted steps hold an impact, or the
+ * next steps are held to backward Euler (kr_contact_hold_euler). */
 bool kr_contact_restart(const rod_kirchhoff *k);
+/* The next accepted steps by backward Euler alone. */
+void kr_contact_hold_euler(rod_kirchhoff *k, int steps);
 /* The restitution of the step's impacts: the bodies' times scale. */
 void kr_contact_scale_restitution(rod_kirchhoff *k, double scale);
 /* Some node under the velocity law of an impact is pushed. */

@@ -68,6 +68,7 @@ struct kr_contact {
   bool closed;       /* nothing but gravity and the bodies works on the rod */
   bool restitution;  /* some body has restitution > 0 */
   double e_scale;    /* the restitution of this step over the bodies' */
+  int euler_hold;    /* accepted steps left by backward Euler alone */
 };
 
 void kr_contact_free(kr_contact *c) {
@@ -513,6 +514,7 @@ typedef struct {
   double t;
   const rod_bdf_coeffs *coeffs;
   bool *modified;
+  int max_it; /* Newton updates of the forces at most; 0: the solver's */
 } kr_solve_kind;
 
 /* The step's solve at the current forces (kr_solve_chain, the shooting
@@ -562,7 +564,8 @@ static void flag_impacts(rod_kirchhoff *k) {
 static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
                   rod_step_stats *st) {
   kr_contact *c = k->contact;
-  const int max_it = k->sc.solver.max_iterations;
+  const int max_it =
+      kind->max_it > 0 ? kind->max_it : k->sc.solver.max_iterations;
   int s = solve_kind(k, kind, x, st);
   if (s != ROD_OK)
     return s;
@@ -610,9 +613,12 @@ int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st) {
 }
 
 int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *cf,
-                    bool *modified, double *x, rod_step_stats *st) {
-  const kr_solve_kind kind = {
-      .dynamic = true, .t = t, .coeffs = cf, .modified = modified};
+                    int max_it, bool *modified, double *x, rod_step_stats *st) {
+  const kr_solve_kind kind = {.dynamic = true,
+                              .t = t,
+                              .coeffs = cf,
+                              .modified = modified,
+                              .max_it = max_it};
   k->contact->dim = k->contact->world.friction ? 3 : 1;
   return newton(k, &kind, x, st);
 }
@@ -662,14 +668,21 @@ bool kr_contact_rebounds(const rod_kirchhoff *k) {
   return false;
 }
 
+void kr_contact_hold_euler(rod_kirchhoff *k, int steps) {
+  k->contact->euler_hold = steps;
+}
+
 bool kr_contact_restart(const rod_kirchhoff *k) {
-  return k->contact->since_impact < KR_CONTACT_RESTART;
+  return k->contact->since_impact < KR_CONTACT_RESTART ||
+         k->contact->euler_hold > 0;
 }
 
 void kr_contact_accept(rod_kirchhoff *k, bool work) {
   kr_contact *c = k->contact;
   /* the static state is at rest: its pressed nodes struck nothing */
   c->since_impact = work && kr_contact_impact(k) ? 0 : c->since_impact + 1;
+  if (c->euler_hold > 0)
+    c->euler_hold--;
   /* the forces' work over the step, F n . (p - p_before): a loss */
   for (int i = 0; i < k->nodes; i++) {
     const double *p = k->sol_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;

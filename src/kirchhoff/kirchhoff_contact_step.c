@@ -11,6 +11,8 @@
  * - The step after it by backward Euler too: the restart of the multistep
  *   formula from the state after the jump (its two levels then both lie
  *   after it).
+ * - A step by BDF2 whose forces do not settle in KR_SECOND_ORDER_UPDATES
+ *   updates by backward Euler, and the next KR_EULER_HOLD steps too.
  * - Persistent contact (the same nodes pressed at the step's start and
  *   end) by BDF2 (BDF-alpha with alpha = 0): second order and L-stable.
  *   With the default alpha = -0.48, nearly the trapezoidal rule, the
@@ -25,6 +27,21 @@
  *   whose step still raised the energy: the restitution of the step halved,
  *   up to three times, then none (Signorini's law on the gap). */
 #include "kirchhoff/kirchhoff.h"
+
+/* Force updates a step by BDF2 or BDF-alpha may take before it is taken by
+ * backward Euler instead. The forces' Newton converges more slowly there:
+ * its compliance comes from simple shooting's Jacobian, whose conditioning
+ * grows as exp(k L / sqrt 2) with the step's wavenumber k (k^4 = rhoA c0^2
+ * / EI, c0 = 1.5 / dt against backward Euler's 1 / dt): rod_on_table.ini on
+ * 60 nodes struck sideways at its tip, dt = 1 ms, 26 nodes pressed,
+ * converged at a rate of 0.9 an update (15000 to 27000 integrations a step
+ * until solver.max_iterations, against 650 by backward Euler). Steps that
+ * converge take 1 to 5 updates. */
+enum { KR_SECOND_ORDER_UPDATES = 8 };
+
+/* Steps then taken by backward Euler before BDF2 is tried again (as auto's
+ * shooting strategy holds modified shooting, kirchhoff_backend.c). */
+enum { KR_EULER_HOLD = 50 };
 
 /* Halvings of the restitution in a step that raised the energy before it
  * takes none. */
@@ -44,12 +61,18 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
     *c = be;
   else if (kr_contact_pressed(k) && k->steps > 0)
     *c = rod_bdf_alpha(0.0, dt);
-  int s = kr_contact_step(k, t, c, modified, x, st);
-  if (!is_backward_euler(c, dt) &&
+  const bool euler = is_backward_euler(c, dt);
+  int s = kr_contact_step(k, t, c, euler ? 0 : KR_SECOND_ORDER_UPDATES,
+                          modified, x, st);
+  if (!euler &&
       (s != ROD_OK || kr_contact_impact(k) || kr_contact_energy_grew(k))) {
-    st->fallback = s != ROD_OK;
+    if (s != ROD_OK) { /* the forces did not settle in time: the next
+                          steps by backward Euler */
+      st->fallback = 1;
+      kr_contact_hold_euler(k, KR_EULER_HOLD);
+    }
     *c = be;
-    s = kr_contact_step(k, t, c, modified, x, st);
+    s = kr_contact_step(k, t, c, 0, modified, x, st);
   }
   double scale = 1.0;
   for (int h = 0; s == ROD_OK && h <= KR_RESTITUTION_HALVINGS &&
@@ -57,7 +80,7 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
        h++) {
     scale = h < KR_RESTITUTION_HALVINGS ? 0.5 * scale : 0.0;
     kr_contact_scale_restitution(k, scale);
-    s = kr_contact_step(k, t, c, modified, x, st);
+    s = kr_contact_step(k, t, c, 0, modified, x, st);
   }
   return s;
 }
