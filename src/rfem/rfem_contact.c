@@ -51,6 +51,9 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->slot_pos);
   free(c->ilist);
   free(c->fresh_q);
+  free(c->Gn);
+  free(c->bn);
+  free(c->ln);
   free(c);
 }
 
@@ -111,6 +114,9 @@ int rfem_contact_create(rod_rfem *r) {
   c->slot_pos = calloc(3 * (size_t)w.count * c->nslots, sizeof(double));
   c->ilist = calloc(cap, sizeof *c->ilist);
   c->fresh_q = calloc(nl, sizeof(double));
+  c->Gn = calloc(cap * cap, sizeof(double));
+  c->bn = calloc(cap, sizeof(double));
+  c->ln = calloc(cap, sizeof(double));
   c->gscale = 1.0;
   r->contact = c;
   if (!c->c || !c->applied || !c->list || !c->applied_force || !c->torque ||

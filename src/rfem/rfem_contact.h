@@ -95,6 +95,8 @@ typedef struct rfem_contacts {
    * multipliers of the last step per slot as forces (2 nu / h^2 and
    * lam / h: bodies x nslots x 3, world), the next step's start */
   double *nu, *lam, *dnu; /* rows_max */
+  double *Gn, *bn, *ln;   /* capacity^2, capacity, capacity: the normal
+                             rows alone (a frictionless fallback) */
   double *u0;             /* rows_max: J v at the step's start */
   double *U, *W;          /* nfree */
   double *slot_pos;       /* bodies x nslots x 3, N */

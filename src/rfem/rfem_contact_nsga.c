@@ -134,6 +134,20 @@ static void start_points(rod_rfem *r, const rfem_contact *list, int n) {
   rod_chain_update(r->chain, r->q, r->v);
 }
 
+/* Whether the solution c->l of w = G l + b (rows) keeps every normal
+ * condition, w_n >= 0 to the contact tolerance. */
+static bool normal_conditions_hold(const rfem_contacts *c, int n, int rows) {
+  for (int k = 0; k < n; k++) {
+    const int i = c->rows * k;
+    double w = c->b[i];
+    for (int j = 0; j < rows; j++)
+      w += c->G[i + (size_t)j * rows] * c->l[j];
+    if (w < -c->tol)
+      return false;
+  }
+  return true;
+}
+
 /* The position problem at the end state: nu' from the gaps and slips with
  * the response S^-1 J^T (into c->l); c->dnu = nu' - nu, c->l1 = the moves
  * G_p dnu. Returns the largest move (m). */
@@ -167,6 +181,23 @@ static double position_problem(rod_rfem *r, int n, double h, int *status) {
   *status = rfem_contact_solve(r, c->list, n);
   if (*status != ROD_OK)
     return 0;
+  if (R == 3 && !normal_conditions_hold(c, n, rows)) {
+    /* Coulomb's problem found no force that keeps every gap (a contact's
+     * sliding mode without a solution, its sticking force projected on
+     * the cone): this iteration keeps the gaps without friction */
+    for (int a = 0; a < n; a++) {
+      c->bn[a] = c->b[R * a];
+      c->ln[a] = c->nu[R * a];
+      for (int k = 0; k < n; k++)
+        c->Gn[a + (size_t)k * n] = c->G[R * a + (size_t)(R * k) * rows];
+    }
+    *status = rod_contact_dual(c->solver, n, c->Gn, c->bn, c->ln, NULL);
+    if (*status != ROD_OK)
+      return 0;
+    memset(c->l, 0, (size_t)rows * sizeof(double));
+    for (int a = 0; a < n; a++)
+      c->l[R * a] = c->ln[a];
+  }
   double move = 0;
   for (int i = 0; i < rows; i++)
     c->dnu[i] = c->l[i] - c->nu[i];
@@ -314,7 +345,10 @@ static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
     const double mv = velocity_problem(r, n, h, &ni, &status);
     if (status != ROD_OK)
       return status;
-    if (mp <= c->tol && mv <= c->tol) {
+    double deepest = INFINITY; /* of the step's contacts at its end */
+    for (int k = 0; k < n; k++)
+      deepest = fmin(deepest, c->list[k].gap);
+    if (mp <= c->tol && mv <= c->tol && deepest >= -c->tol) {
       finish(r, n, ni, h);
       return ROD_OK;
     }
