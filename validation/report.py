@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import contact  # noqa: E402
+import contact_steps  # noqa: E402
 import physics  # noqa: E402
 import rodlib  # noqa: E402
 import speed  # noqa: E402
@@ -565,6 +566,8 @@ SECTIONS = {
     "compare": study_compare,
     "contact": lambda rs, out, quick: contact.study_contact(rs, out, quick,
                                                             save),
+    "contact_steps": lambda rs, out, quick: contact_steps.study_contact_steps(
+        rs, out, quick, save),
     "physics": lambda rs, out, quick: physics.study_physics(rs, out, quick,
                                                             save),
 }
