@@ -83,6 +83,80 @@ def resting(rs, sets, n, rod=False):
             run["/rod/s"][act[0]] if len(act) else float("nan"), run)
 
 
+def _largest_diff(r1, r2, key, tmax=None):
+    """The largest difference of r1[key] and r2[key] (first index time; of
+    /rod/moment the clamp's about y) at their common sample times up to
+    tmax."""
+    t1, t2 = np.round(r1["/time"], 9), np.round(r2["/time"], 9)
+    tt = np.intersect1d(t1, t2)
+    if tmax is not None:
+        tt = tt[tt <= tmax]
+    a, b = r1[key][np.isin(t1, tt)], r2[key][np.isin(t2, tt)]
+    if key == "/rod/moment":
+        a, b = a[:, 0, 1], b[:, 0, 1]
+    return np.abs(a - b).max()
+
+
+def grid_in_time(rs, quick):
+    """The grid's error against the time step's on the Kirchhoff rod: impacts
+    (cantilever_table.ini, 0.3 s) and a slowly moving touchdown
+    (rod_on_table.ini, the clamp turned up 3 mrad over 1 s, then at rest):
+    does a grid node following the touchdown pay?"""
+    md = ["### The grid in time (Kirchhoff rod)\n",
+          "A run keeps its static state's grid; the touchdown moves off its "
+          "node. Differences between runs on other grids and time steps "
+          "(clamp moment relative to its largest value):\n",
+          "| case | compared | tip (m) | clamp moment |", "|---|---|---|---|"]
+    ct = f"{SCEN}/cantilever_table.ini"
+    base = ["solver.backend=kirchhoff", "time.duration=0.3"]
+    runs = {}
+    for n, dt in ((49, 2e-3), (196, 2e-3), (49, 5e-4)):
+        runs[n, dt], _ = rs.run(ct, base + [f"space.nodes={n}",
+                                            f"time.dt={dt}"],
+                                name=f"ct_grid_{n}_{dt}")
+    for (a, b, what) in (((49, 2e-3), (196, 2e-3), "grid: 49 / 196 nodes"),
+                         ((49, 2e-3), (49, 5e-4), "time step: 2 / 0.5 ms")):
+        r1, r2 = runs[a], runs[b]
+        tip = _largest_diff(r1, r2, "/tip/position")
+        mm = _largest_diff(r1, r2, "/rod/moment") / np.abs(
+            r2["/rod/moment"][:, 0, 1]).max()
+        md.append(f"| impacts | {what} | {tip:.1e} | {mm:.1e} |")
+    turn = ["solver.backend=kirchhoff", "motor.angle=-0.003", "motor.ramp=1",
+            "time.duration=2"]
+    cases = [(96, 2e-3), (192, 2e-3), (96, 4e-3)] if quick else \
+        [(48, 2e-3), (96, 2e-3), (192, 2e-3), (96, 4e-3), (96, 1e-3)]
+    tr = {}
+    for n, dt in cases:
+        tr[n, dt], _ = rs.run(TABLE, turn + [f"space.nodes={n}",
+                                             f"time.dt={dt}"],
+                              name=f"turn_{n}_{dt}")
+    # the static state of the turned clamp, node at the touchdown
+    th = 0.003
+    ref, _ = rs.run(TABLE, ["solver.backend=kirchhoff", "space.nodes=192",
+                            f"base.direction={math.cos(th)} 0 "
+                            f"{math.sin(th)}"], static=True, name="turn_ref")
+    Mref = ref["/rod/moment"][0, 0, 1]
+    pairs = [((96, 2e-3), (192, 2e-3), "grid: 96 / 192 nodes"),
+             ((96, 4e-3), (96, 2e-3), "time step: 4 / 2 ms")]
+    if not quick:
+        pairs += [((48, 2e-3), (192, 2e-3), "grid: 48 / 192 nodes"),
+                  ((96, 2e-3), (96, 1e-3), "time step: 2 / 1 ms")]
+    for a, b, what in pairs:
+        d = _largest_diff(tr[a], tr[b], "/rod/moment", tmax=1.2)
+        md.append(f"| turning clamp | {what} | | {d / abs(Mref):.1e} |")
+    md.append("")
+    md.append(f"At rest after the turn (t = 2 s) against the static state "
+              f"of the turned clamp on 192 nodes ({Mref:.9e} N m):")
+    for (n, dt), r in sorted(tr.items()):
+        md.append(f"{n} nodes, {dt * 1e3:g} ms: "
+                  f"{r['/rod/moment'][-1, 0, 1] / Mref - 1:+.1e};")
+    md.append("\nImpacts: the time step's error dwarfs the grid's, a node "
+              "following the touchdown cannot pay. A slowly moving "
+              "persistent contact: the grid's error is several times the "
+              "time step's ([contact.md](../../docs/contact.md)).\n")
+    return md
+
+
 def study_contact(rs, out, quick, save):
     md = ["## Contact\n",
           "The chain (RFEM) and the Kirchhoff rod against a rigid "
@@ -111,12 +185,15 @@ def study_contact(rs, out, quick, save):
               f"{ref[2]:.6e} N m, force {ref[3]:.6e} N; the small-deflection "
               f"formulas are 1e-5 off it):\n")
     md.append("| nodes | clamp moment (N m) | error | clamp force (N) | "
-              "error | first pushed node (m) |")
-    md.append("|---|---|---|---|---|---|")
+              "error | first pushed node (m) | its distance from a (m) |")
+    md.append("|---|---|---|---|---|---|---|")
     for n in ((50, 100) if quick else (50, 100, 200)):
         m, f, s0, _ = resting(rs, [], n, rod=True)
         md.append(f"| {n} | {m:.6e} | {m / ref[2] - 1:+.1e} | {f:.6e} | "
-                  f"{f / ref[3] - 1:+.1e} | {s0:.4g} |")
+                  f"{f / ref[3] - 1:+.1e} | {s0:.9g} | "
+                  f"{abs(s0 - ref[0]):.1e} |")
+    md.append("\nThe static state has a grid node at the touchdown (the free "
+              "span's moment zero): third order in the interval.\n")
     # large deflection
     EI = EI0 / 10
     md.append("\n### Large deflection\n")
@@ -196,6 +273,7 @@ def study_contact(rs, out, quick, save):
               f"friction: it never grows); energy taken by the contacts "
               f"{D[-1] * 1e3:.3f} mJ of {(E[0] - E[-1]) * 1e3:.3f} mJ lost "
               f"(the rest to air drag).\n")
+    md += grid_in_time(rs, quick)
     # speed
     md.append("### Speed\n")
     md.append("| scenario | chain, genalpha: real-time ratio | dynamics "
