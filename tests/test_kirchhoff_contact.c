@@ -135,6 +135,52 @@ START_TEST(touchdown_anywhere) {
 }
 END_TEST
 
+/* The other side of a stretch lying on the table: the rod clamped on the
+ * table (its lowest fibre on it) and lifted at the tip by F = 0.01 N.
+ * The lifted part's moment about the lift-off point vanishes: its length
+ * is b = 2 F / q, and the tip rises by F b^3 / (3 EI) - q b^4 / (8 EI) =
+ * (2/3) F^4 / (q^3 EI) = 0.1056 mm (small deflection; the slope, 6e-4,
+ * puts the nonlinear terms at 4e-7). With the node at the lift-off: the
+ * last pressed node 2.6e-8 m from L - b on 50 and 100 nodes, the tip's
+ * rise 5.1e-4 and 6.2e-5 off (third order); the uniform grid: 5.7e-3 and
+ * 7.8e-4 m, 4.5e-3 and 1.0e-3. */
+START_TEST(lift_off_closed_form) {
+  rod_scenario sc;
+  double e_prev = INFINITY;
+  for (int n = 50; n <= 100; n *= 2) {
+    table_rod(&sc, n, false);
+    const double d = sc.rod.diameter, EI = sc.rod.bending_stiffness;
+    const double q = sc.rod.density * M_PI * d * d / 4 * 9.81, F = 0.01;
+    sc.base.position[2] = d / 2;
+    sc.tip.force[0] = sc.tip.force[1] = 0;
+    sc.tip.force[2] = F;
+    rod_sample s;
+    void *k = at_static(&sc, &s);
+    double sum, first;
+    table_forces(&s, sc.solver.tolerance * sc.rod.length, &sum, &first);
+    int last = 0;
+    for (int i = 0; i < s.points; i++)
+      if (s.contact_active[i])
+        last = i;
+    const double b = 2 * F / q, rise = 2.0 / 3 * pow(F, 4) / (q * q * q * EI);
+    const double e =
+        fabs((s.position[3 * (s.points - 1) + 2] - d / 2) / rise - 1);
+    fprintf(stderr,
+            "lifted at the tip, %d nodes: last pressed node %.9g m (%.9g), "
+            "tip rise %.2e off\n",
+            n, s.s[last], sc.rod.length - b, e);
+    ck_assert_msg(fabs(s.s[last] - (sc.rod.length - b)) < 1e-6,
+                  "%d nodes: lift-off at %g m, not %g", n, s.s[last],
+                  sc.rod.length - b);
+    ck_assert_msg(e < e_prev / 6, "%d nodes: tip rise %g off after %g", n, e,
+                  e_prev);
+    e_prev = e;
+    rod_backend_kirchhoff.destroy(k);
+  }
+  ck_assert(e_prev < 1e-4);
+}
+END_TEST
+
 /* The Cosserat rod of the same wire: its shear and extension change the
  * answer by about (d / a)^2, 1e-5; on 100 nodes as the Kirchhoff rod's
  * error. */
@@ -615,6 +661,7 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_set_timeout(t, 120);
   tcase_add_test(t, rod_on_table_heavy_elastica);
   tcase_add_test(t, touchdown_anywhere);
+  tcase_add_test(t, lift_off_closed_form);
   tcase_add_test(t, cosserat_on_table);
   tcase_add_test(t, rod_on_table_large_deflection);
   suite_add_tcase(su, t);
