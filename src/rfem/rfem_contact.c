@@ -69,6 +69,11 @@ int rfem_contact_create(rod_rfem *r) {
   c->world = w;
   c->tol = r->sc.solver.tolerance * r->L;
   c->margin = 2.0 * w.rod_radius;
+  const rod_scenario *sc = &r->sc;
+  c->rho = sc->rfem.spectral_radius;
+  c->closed = !sc->motor.enabled && sc->loads.count == 0 &&
+              !sc->impulse.enabled && sc->base.motion_file[0] == '\0' &&
+              v3_norm(sc->tip.force) == 0 && v3_norm(sc->tip.moment) == 0;
   c->nslots = 1 + 2 * r->nelements;
   c->rows = w.friction ? 3 : 1;
   int curved = 0;

@@ -102,6 +102,15 @@ typedef struct rfem_contacts {
   double *slot_pos;       /* bodies x nslots x 3, N */
   rfem_contact *ilist;    /* capacity: the contacts of the velocity problem */
 
+  /* the energy guard of the nonsmooth scheme: the spectral radius of the
+   * step being taken, whether nothing but gravity, drag, damping and the
+   * bodies works on the rod (no motor, moving clamp, impulse, tip or
+   * point loads: the guard is off otherwise), and the steps retaken with
+   * the radius 0.5 and 0 since t = 0 */
+  double rho;
+  bool closed;
+  long retaken_half, retaken_zero, halved;
+
   double dissipated;       /* J, since t = 0 */
   long impacts;            /* impulses applied since t = 0 */
   long corrections;        /* re-integrations for the contact forces */

@@ -156,7 +156,7 @@ static double position_problem(rod_rfem *r, int n, double h, int *status) {
   const int R = c->rows;
   const int rows = rfem_contact_jacobian(r, c->list, n, R);
   const rod_genalpha_params p =
-      rod_genalpha_params_from_radius(r->sc.rfem.spectral_radius);
+      rod_genalpha_params_from_radius(r->contact->rho);
   const double ratio = (1.0 - p.alpha_f) / (1.0 - p.alpha_m);
   rfem_iteration_extras(r, h, h * h * p.beta * ratio, h * p.gamma * ratio,
                         r->extra);
@@ -236,7 +236,7 @@ static double velocity_problem(rod_rfem *r, int n, double h, int *ni,
   if (*status != ROD_OK)
     return 0;
   const rod_genalpha_params p =
-      rod_genalpha_params_from_radius(r->sc.rfem.spectral_radius);
+      rod_genalpha_params_from_radius(r->contact->rho);
   const double gb = p.gamma / (h * p.beta); /* gamma' / beta' */
   double *dnu = c->l0, *u1 = c->b;
   rfem_contact_rates(r, rows, r->saved_v, c->u0);
@@ -309,10 +309,27 @@ static void finish(rod_rfem *r, int n, int ni, double h) {
     r->qdd[r->first_free + j] += c->W[j] / h;
 }
 
+/* The sum of the contacts' forces (N) of the multipliers nu, lam on the
+ * step's list: per contact the larger of 2 |nu| / h^2 and |lam| / h. */
+static double force_sum(const rfem_contacts *c, int n, double h) {
+  double sum = 0;
+  for (int k = 0; k < n; k++) {
+    double p = 0, v = 0;
+    for (int q = 0; q < c->rows; q++) {
+      p += c->nu[c->rows * k + q] * c->nu[c->rows * k + q];
+      v += c->lam[c->rows * k + q] * c->lam[c->rows * k + q];
+    }
+    sum += fmax(2.0 * sqrt(p) / (h * h), sqrt(v) / h);
+  }
+  return sum;
+}
+
 /* One step from the current state to t1. *g_open0, *g_open1: the smallest
- * gap of the candidates that were open at the start, there and at t1. */
+ * gap of the candidates that were open at the start, there and at t1.
+ * *force: the larger of the sums of its contacts' forces at the start and
+ * the end (N), -1 if it had no contacts. */
 static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
-                     double *g_open0, double *g_open1) {
+                     double *g_open0, double *g_open1, double *force) {
   rfem_contacts *c = r->contact;
   const int R = c->rows;
   const double h = t1 - r->t;
@@ -323,6 +340,7 @@ static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
   int status = begin(r, h, &n, &offsets, g_open0);
   if (status != ROD_OK)
     return status;
+  *force = n > 0 ? force_sum(c, n, h) : -1;
   rfem_save(r);
   for (int it = 0;; it++) {
     if (it > 0) {
@@ -350,6 +368,8 @@ static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
       deepest = fmin(deepest, c->list[k].gap);
     if (mp <= c->tol && mv <= c->tol && deepest >= -c->tol) {
       finish(r, n, ni, h);
+      if (n > 0)
+        *force = fmax(*force, force_sum(c, n, h));
       return ROD_OK;
     }
     if (it >= NSGA_MAX_ITERATIONS)
@@ -374,9 +394,11 @@ static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
 /* The time in (t0, t1] where the smallest gap of the candidates open at
  * the step's start (T, the saved start) reaches zero, to the tolerance, by
  * the Illinois variant of regula falsi, each trial a step from T; leaves
- * the state there. d0: the contacts' energy at T. */
+ * the state there. d0: the contacts' energy at T; *force: the last
+ * trial's (nsga_step). */
 static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
-                         double g1, double d0, rod_step_stats *st) {
+                         double g1, double d0, rod_step_stats *st,
+                         double *force) {
   rfem_contacts *c = r->contact;
   int side = 0;
   for (int it = 0; it < NSGA_MAX_LOCATE; it++) {
@@ -386,7 +408,7 @@ static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
     rfem_restore(r);
     c->dissipated = d0;
     double ga, g;
-    int status = nsga_step(r, t, st, &ga, &g);
+    int status = nsga_step(r, t, st, &ga, &g, force);
     if (status != ROD_OK)
       return status;
     if (fabs(g) <= c->tol || t1 - t0 <= 1e-12 * r->sc.time.dt)
@@ -408,37 +430,147 @@ static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
   return ROD_ENOCONV;
 }
 
-int rfem_contact_nsga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
+/* One step toward t_end from the saved start: to t_end, or to the
+ * impact's time with the impulse there (*impact), a step whose smooth
+ * Newton iteration or multipliers do not converge taken again over half
+ * the span, down to 1/64. d0: the contacts' energy at the start; *force:
+ * nsga_step's. */
+static int advance_once(rod_rfem *r, double t_end, double d0,
+                        rod_step_stats *st, double *force, bool *impact) {
   rfem_contacts *c = r->contact;
+  const double t0 = r->t;
+  double te = t_end, g0 = 0, g1 = 0;
+  int status;
+  *impact = false;
+  for (int k = 0;; k++) {
+    status = nsga_step(r, te, st, &g0, &g1, force);
+    if ((status != ROD_ENOCONV && status != ROD_ENONFINITE) ||
+        k == NSGA_MAX_HALVINGS)
+      break;
+    rfem_restore(r);
+    c->dissipated = d0;
+    te = t0 + 0.5 * (te - t0);
+  }
+  if (status != ROD_OK || g1 >= -c->tol)
+    return status;
+  /* a point that was apart entered a body: the impact's time, its impulse
+   * there (the candidates are current), and the rest anew */
+  *impact = true;
+  status = locate_impact(r, t0, g0, te, g1, d0, st, force);
+  if (status == ROD_OK)
+    status = rfem_contact_impulse(r);
+  if (status == ROD_OK)
+    status = rfem_velocity_jump(r);
+  return status;
+}
+
+/* The mechanical energy (J: kinetic, elastic and gravity's) of the saved
+ * start of the last step, the chain's kinematics left at the current
+ * state. */
+static double start_energy(rod_rfem *r) {
+  rod_chain_update(r->chain, r->saved_q, r->saved_v);
+  double e =
+      rod_chain_kinetic_energy(r->chain) + rod_chain_gravity_energy(r->chain);
+  double *q = r->q, *Q = r->Q; /* rfem_elastic_energy reads r->q, r->Q */
+  r->q = r->saved_q;
+  r->Q = r->saved_Q;
+  e += rfem_elastic_energy(r);
+  r->q = q;
+  r->Q = Q;
+  rod_chain_update(r->chain, r->q, r->v);
+  return e;
+}
+
+static double current_energy(rod_rfem *r) {
+  rod_chain_update(r->chain, r->q, r->v);
+  return rod_chain_kinetic_energy(r->chain) + rfem_elastic_energy(r) +
+         rod_chain_gravity_energy(r->chain);
+}
+
+/* The spectral radii a step with contacts is retaken with, in turn, while
+ * its mechanical energy grew by more than its forces may do (the energy
+ * law of an impact with restitution 0 and no friction, which
+ * generalized-alpha's own energy error on the modes the impacts excite,
+ * damped by 10 % a step at the radius 0.9, can break). */
+static const double guard_radii[] = {0.5, 0.0};
+
+/* advance_once from the saved start with the spectral radius rho (the
+ * contacts' energy d0 and the impulses' count impacts0 there). */
+static int retake(rod_rfem *r, double rho, double t_end, double d0,
+                  long impacts0, rod_step_stats *st, double *force,
+                  bool *impact) {
+  rfem_contacts *c = r->contact;
+  rfem_restore(r);
+  c->dissipated = d0;
+  c->impacts = impacts0;
+  c->rho = rho;
+  rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+  return advance_once(r, t_end, d0, st, force, impact);
+}
+
+/* advance_once on a closed rod, a step that had contacts or an impact and
+ * whose mechanical energy grew by more than its forces F may do while
+ * their points stay within the contact tolerance of the bodies, 2 tol F,
+ * taken again from its start with the radii of guard_radii below the
+ * scenario's in turn (the algorithmic accelerations kept: restarting them
+ * from the true ones made the retaken steps gain more, docs/contact.md).
+ * If every radius breaks the law (or fails), the attempt that broke it
+ * least stands. */
+static int guarded_once(rod_rfem *r, double t_end, int depth,
+                        rod_step_stats *st) {
+  rfem_contacts *c = r->contact;
+  const double rho = r->sc.rfem.spectral_radius, d0 = c->dissipated;
+  const long impacts0 = c->impacts;
+  double force;
+  bool impact;
+  int status = advance_once(r, t_end, d0, st, &force, &impact);
+  if (!c->closed || r->drive.tip || status != ROD_OK || (force < 0 && !impact))
+    return status;
+  const double e0 = start_energy(r);
+  double excess = current_energy(r) - e0 - 2.0 * c->tol * fmax(force, 0.0);
+  double best = excess, best_rho = rho, last_rho = rho;
+  for (int i = 0; i < 2 && excess > 0; i++) {
+    if (guard_radii[i] >= rho)
+      continue;
+    last_rho = guard_radii[i];
+    status = retake(r, last_rho, t_end, d0, impacts0, st, &force, &impact);
+    if (i == 0)
+      c->retaken_half++;
+    else
+      c->retaken_zero++;
+    excess = status == ROD_OK
+                 ? current_energy(r) - e0 - 2.0 * c->tol * fmax(force, 0.0)
+                 : INFINITY;
+    if (excess < best) {
+      best = excess;
+      best_rho = last_rho;
+    }
+  }
+  if (excess > 0 && depth < 3) {
+    /* half the span, each half guarded */
+    rfem_restore(r);
+    c->dissipated = d0;
+    c->impacts = impacts0;
+    c->rho = rho;
+    rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+    c->halved++;
+    return guarded_once(r, r->t + 0.5 * (t_end - r->t), depth + 1, st);
+  }
+  if (excess > 0 && best_rho != last_rho) /* the least breach stands */
+    status = retake(r, best_rho, t_end, d0, impacts0, st, &force, &impact);
+  if (c->rho != rho) {
+    c->rho = rho;
+    rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+  }
+  return status;
+}
+
+int rfem_contact_nsga_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
   const double eps = 1e-12 * r->sc.time.dt;
   while (r->t < t_end - eps) {
-    const double t0 = r->t, d0 = c->dissipated;
-    double te = t_end, g0 = 0, g1 = 0;
-    int status;
-    /* a step whose smooth Newton iteration or multipliers do not converge
-     * is taken again over half the span, down to 1/64 */
-    for (int k = 0;; k++) {
-      status = nsga_step(r, te, st, &g0, &g1);
-      if ((status != ROD_ENOCONV && status != ROD_ENONFINITE) ||
-          k == NSGA_MAX_HALVINGS)
-        break;
-      rfem_restore(r);
-      c->dissipated = d0;
-      te = t0 + 0.5 * (te - t0);
-    }
+    const int status = guarded_once(r, t_end, 0, st);
     if (status != ROD_OK)
       return status;
-    if (g1 < -c->tol) {
-      /* a point that was apart entered a body: the impact's time, its
-       * impulse there (the candidates are current), and the rest anew */
-      status = locate_impact(r, t0, g0, te, g1, d0, st);
-      if (status == ROD_OK)
-        status = rfem_contact_impulse(r);
-      if (status == ROD_OK)
-        status = rfem_velocity_jump(r);
-      if (status != ROD_OK)
-        return status;
-    }
   }
   return ROD_OK;
 }
