@@ -181,6 +181,86 @@ START_TEST(lift_off_closed_form) {
 }
 END_TEST
 
+/* A point contact on a curved body: the wire 100 times stiffer, clamped
+ * horizontally over a bar (a capsule of radius R = 0.3 m across the rod,
+ * its axis 0.6 m from the clamp, its top at the height of the clamped
+ * wire's lowest fibre), no table. The rod sags onto the bar and touches it
+ * at one point, where it is tangent to it. Small deflection (the slope
+ * there 5e-5, the neglected terms its square): the cantilever under q and
+ * the bar's force P at a, w(a) and w'(a) those of the circle of radius
+ * R + r the axis keeps to, w = z0 - q x^2 (6 L^2 - 4 L x + x^2) / (24 EI)
+ * + P x^2 (3 a - x) / (6 EI) for x <= a; the clamp moment q L^2 / 2 - P a.
+ * With a node at the tangency (the gap's slope zero there) and the
+ * contact tolerance at 8e-12 m (solver.tolerance = 1e-11; at 8e-9 m the
+ * stiff rod's force moves by its stiffness times it, 4e-5 of the moment):
+ * 1.2e-8 and 1.1e-8 off on 50 and 100 nodes, the contact point 8e-10 m
+ * from a; the node nearest to it (the uniform grid) 0.24 and 0.038 off.
+ * The test holds 1e-6 and 1e-7 m. */
+START_TEST(point_contact_on_a_bar) {
+  rod_scenario sc;
+  for (int n = 50; n <= 100; n *= 2) {
+    table_rod(&sc, n, false);
+    sc.rod.bending_stiffness *= 100;
+    sc.solver.tolerance = 1e-11;
+    const double d = sc.rod.diameter, r = d / 2, EI = sc.rod.bending_stiffness;
+    const double q = sc.rod.density * M_PI * d * d / 4 * 9.81;
+    const double L = sc.rod.length, z0 = sc.base.position[2], X = 0.6;
+    const double R = 0.3, Zc = z0 - r - R, rho = R + r;
+    sc.plane.enabled = false;
+    sc.obstacles.count = 1;
+    rod_obstacle_def *o = &sc.obstacles.item[0];
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "bar");
+    o->shape = ROD_SHAPE_CAPSULE;
+    o->center[0] = X;
+    o->center[2] = Zc;
+    o->axis[1] = 1;
+    o->radius = R;
+    o->half_length = 0.05;
+    /* the closed form: Newton on (P, a) */
+    double P = q * L, a = X;
+    for (int it = 0; it < 50; it++) {
+      double f[3][2];
+      for (int v = 0; v < 3; v++) {
+        const double Pv = P + (v == 1 ? 1e-9 : 0), av = a + (v == 2 ? 1e-9 : 0);
+        const double c = sqrt(rho * rho - (av - X) * (av - X));
+        f[v][0] = z0 -
+                  q * av * av * (6 * L * L - 4 * L * av + av * av) / (24 * EI) +
+                  Pv * av * av * av / (3 * EI) - (Zc + c);
+        f[v][1] = -q * av * (3 * L * L - 3 * L * av + av * av) / (6 * EI) +
+                  Pv * av * av / (2 * EI) + (av - X) / c;
+      }
+      const double J00 = (f[1][0] - f[0][0]) / 1e-9,
+                   J01 = (f[2][0] - f[0][0]) / 1e-9;
+      const double J10 = (f[1][1] - f[0][1]) / 1e-9,
+                   J11 = (f[2][1] - f[0][1]) / 1e-9;
+      const double det = J00 * J11 - J01 * J10;
+      P -= (J11 * f[0][0] - J01 * f[0][1]) / det;
+      a -= (-J10 * f[0][0] + J00 * f[0][1]) / det;
+    }
+    const double M = q * L * L / 2 - P * a;
+    rod_sample s;
+    void *k = at_static(&sc, &s);
+    int pressed = -1, count = 0;
+    for (int i = 0; i < s.points; i++)
+      if (s.contact_active[i]) {
+        pressed = i;
+        count++;
+      }
+    ck_assert_int_eq(count, 1);
+    const double e = fabs(s.moment[1] / M - 1);
+    const double off = fabs(s.position[3 * pressed] - a);
+    fprintf(stderr,
+            "on a bar, %d nodes: contact at %.10f m (x, a = %.10f), clamp "
+            "moment %.10e (%.10e), %.1e off\n",
+            n, s.position[3 * pressed], a, s.moment[1], M, e);
+    ck_assert_msg(e < 1e-6, "%d nodes: clamp moment %g off", n, e);
+    ck_assert_msg(off < 1e-7, "%d nodes: contact %g m from a", n, off);
+    rod_backend_kirchhoff.destroy(k);
+  }
+}
+END_TEST
+
 /* The Cosserat rod of the same wire: its shear and extension change the
  * answer by about (d / a)^2, 1e-5; on 100 nodes as the Kirchhoff rod's
  * error. */
@@ -662,6 +742,7 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_add_test(t, rod_on_table_heavy_elastica);
   tcase_add_test(t, touchdown_anywhere);
   tcase_add_test(t, lift_off_closed_form);
+  tcase_add_test(t, point_contact_on_a_bar);
   tcase_add_test(t, cosserat_on_table);
   tcase_add_test(t, rod_on_table_large_deflection);
   suite_add_tcase(su, t);

@@ -338,6 +338,10 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
 void kr_contact_accept(rod_kirchhoff *k, bool work);
 /* The body node i is pressed against at the last sweep, NULL if none. */
 const rod_obstacle *kr_contact_pressing(const rod_kirchhoff *k, int i);
+/* The pressed nodes push along their bodies' normals at the last sweep's
+ * positions (a pressed node keeps the direction it was first pressed
+ * along; the statics' moved grid carries it elsewhere on a curved body). */
+void kr_contact_follow_normals(rod_kirchhoff *k);
 /* Contact forces set to zero; saved with the last sweep's positions and
  * restored (a failed load step); the largest move of a node (m) of the
  * last sweep since the save. */

@@ -706,6 +706,14 @@ const rod_obstacle *kr_contact_pressing(const rod_kirchhoff *k, int i) {
   return c->f[3 * i] > 0 ? &c->world.item[body_of(k, i)] : NULL;
 }
 
+void kr_contact_follow_normals(rod_kirchhoff *k) {
+  kr_contact *c = k->contact;
+  for (int i = 0; i < c->nodes; i++)
+    if (c->f[3 * i] > 0)
+      v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
+  apply_forces(k);
+}
+
 void kr_contact_reset(rod_kirchhoff *k) {
   memset(k->contact->f, 0, 3 * (size_t)k->nodes * sizeof(double));
   apply_forces(k);

@@ -17,7 +17,10 @@
  * point loads' and the boundaries'; place_nodes), and the contact problem
  * is solved again, until the zero lies within the contact tolerance of
  * its node (a fixed point contracting by 1e-2 to 4e-2 a solve; a secant
- * chased the contact solve's scatter). The node count is the grid's. */
+ * chased the contact solve's scatter). The node count is the grid's.
+ *
+ * A node pressed alone on any body (point_contact) moves the same way to
+ * where the rod is tangent to the body. */
 #include <math.h>
 #include <string.h>
 
@@ -29,7 +32,8 @@ enum { KR_BOUNDARIES = 8, KR_BOUNDARY_ITERATIONS = 30 };
 typedef struct {
   int node;    /* the region's first (side -1) or last (side +1) pressed
                   node */
-  int side;    /* the free span lies before (-1) or after (+1) it */
+  int side;    /* the free span lies before (-1) or after (+1) it; 0: a
+                  point contact, free on both sides */
   double zero; /* m: the zero of the free span's moment */
 } kr_boundary;
 
@@ -67,6 +71,47 @@ static bool quadratic_zero(const double *s, const double *m, double s0,
   return true;
 }
 
+/* The gap (m) of node j to the body o and the body's outward normal
+ * there. */
+static double node_gap(const rod_kirchhoff *k, const rod_obstacle *o, int j,
+                       double n[3]) {
+  const double *p = k->node_y + (size_t)j * KR_NODE + ROD_NY + ROD_Q_P;
+  return rod_obstacle_distance(o, p, n) - 0.5 * k->sc.rod.diameter;
+}
+
+/* A point contact: node i alone pressed against o, its neighbours free.
+ * The rod touches the body where it is tangent to it, the gap's slope
+ * g' = n . d3 zero (the point force leaves the rod's tangent and
+ * curvature continuous, so the gap is smooth to second order across the
+ * contact); a node off that point carries the force a fraction of an
+ * interval away, an error of first order. Its place: one Newton step on
+ * g' from the node, s - g' / g'', g'' from the neighbours' gaps. */
+static bool point_contact(const rod_kirchhoff *k, const rod_obstacle *o, int i,
+                          kr_boundary *B) {
+  const int N = k->nodes;
+  if (i < 1 || i + 1 >= N || k->node_point[i] >= 0 ||
+      kr_contact_pressing(k, i - 1) || kr_contact_pressing(k, i + 1))
+    return false;
+  double n[3], nn[3], R[9], d3[3];
+  const double g0 = node_gap(k, o, i, n);
+  quat_to_R(R, k->node_y + (size_t)i * KR_NODE + ROD_Y_H);
+  v3_set(d3, R[2], R[5], R[8]);
+  const double slope = v3_dot(n, d3);
+  const double hm = k->s[i] - k->s[i - 1], hp = k->s[i + 1] - k->s[i];
+  const double gm = node_gap(k, o, i - 1, nn), gp = node_gap(k, o, i + 1, nn);
+  /* g(s +- h) = g0 +- g' h + g'' h^2 / 2: both sides averaged */
+  const double curv =
+      (gp - g0 - slope * hp) / (hp * hp) + (gm - g0 + slope * hm) / (hm * hm);
+  if (!(curv > 0))
+    return false;
+  const double step = fmin(fmax(-slope / curv, -hm), hp);
+
+  B->zero = k->s[i] + step;
+  B->node = i;
+  B->side = 0;
+  return true;
+}
+
 /* The boundaries of the last sweep's contact regions on planes (at least
  * two pressed nodes against the same plane, single free nodes between
  * them included, two free nodes on the span's side, no point load in the
@@ -77,8 +122,17 @@ static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
   int nb = 0;
   for (int i0 = 1; i0 < N && nb < KR_BOUNDARIES;) {
     const rod_obstacle *o = kr_contact_pressing(k, i0);
-    if (!o || o->kind != ROD_OBSTACLE_PLANE) {
+    if (!o) {
       i0++;
+      continue;
+    }
+    if (o->kind != ROD_OBSTACLE_PLANE) { /* curved: point contacts only */
+      int i1 = i0;
+      while (i1 + 1 < N && kr_contact_pressing(k, i1 + 1) == o)
+        i1++;
+      if (i1 == i0 && point_contact(k, o, i0, &bd[nb]))
+        nb++;
+      i0 = i1 + 1;
       continue;
     }
     /* the stretch lying on it: a free node between two pressed ones
@@ -120,6 +174,8 @@ static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
       B->side = side;
       nb++;
     }
+    if (i1 == i0 && nb < KR_BOUNDARIES && point_contact(k, o, i0, &bd[nb]))
+      nb++;
     i0 = i1 + 1;
   }
   return nb;
@@ -224,6 +280,7 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
     if (!place_nodes(k, z, nb, used, nb == nl ? nl : 0))
       return ROD_OK;
     grid_changed(k);
+    kr_contact_follow_normals(k);
     memcpy(x0, x, sizeof x0);
     if (kr_contact_static(k, x, st) != ROD_OK) { /* back to the last grid */
       place_nodes(k, zl, nl, used, 0);
