@@ -123,7 +123,9 @@ def grid_in_time(rs, quick):
         md.append(f"| impacts | {what} | {tip:.1e} | {mm:.1e} |")
     turn = ["solver.backend=kirchhoff", "motor.angle=-0.003", "motor.ramp=1",
             "time.duration=2"]
-    cases = [(96, 2e-3), (192, 2e-3), (96, 4e-3)] if quick else \
+    # the 192-node run takes minutes (600 integrations a step on 96 nodes,
+    # the compliance of every lying node)
+    cases = [(48, 2e-3), (96, 2e-3), (96, 4e-3)] if quick else \
         [(48, 2e-3), (96, 2e-3), (192, 2e-3), (96, 4e-3), (96, 1e-3)]
     tr = {}
     for n, dt in cases:
@@ -136,10 +138,11 @@ def grid_in_time(rs, quick):
                             f"base.direction={math.cos(th)} 0 "
                             f"{math.sin(th)}"], static=True, name="turn_ref")
     Mref = ref["/rod/moment"][0, 0, 1]
-    pairs = [((96, 2e-3), (192, 2e-3), "grid: 96 / 192 nodes"),
+    pairs = [((48, 2e-3), (96, 2e-3), "grid: 48 / 96 nodes"),
              ((96, 4e-3), (96, 2e-3), "time step: 4 / 2 ms")]
     if not quick:
-        pairs += [((48, 2e-3), (192, 2e-3), "grid: 48 / 192 nodes"),
+        pairs += [((96, 2e-3), (192, 2e-3), "grid: 96 / 192 nodes"),
+                  ((48, 2e-3), (192, 2e-3), "grid: 48 / 192 nodes"),
                   ((96, 2e-3), (96, 1e-3), "time step: 2 / 1 ms")]
     for a, b, what in pairs:
         d = _largest_diff(tr[a], tr[b], "/rod/moment", tmax=1.2)
