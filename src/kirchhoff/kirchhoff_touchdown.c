@@ -195,8 +195,8 @@ static const double kr_keep_node = 0.75;
  * nodes. So the free span and the lying stretch each get even intervals
  * (a node merely moved to the boundary leaves its neighbours' intervals
  * between 1/2 and 3/2 of the grid's, and the first lying interval's
- * length, cubed, sets the clamp's error). False when some boundary finds
- * no node. */
+ * length, cubed, sets the clamp's error). False, the grid untouched, when
+ * some boundary finds no node. */
 static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
                         int keep) {
   const int N = k->nodes;
@@ -233,15 +233,16 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
     fs[f + 1] = z[b];
     nf++;
   }
+  /* the grid is left as it was unless every stretch is whole */
+  for (int f = 0; f + 1 < nf; f++)
+    if (!(fix[f + 1] > fix[f] && fs[f + 1] > fs[f]))
+      return false;
   for (int f = 0; f + 1 < nf; f++) {
     const int A = fix[f], B = fix[f + 1];
     for (int j = A; j < B; j++)
       k->s[j] = fs[f] + (fs[f + 1] - fs[f]) * (j - A) / (B - A);
   }
   k->s[N - 1] = fs[nf - 1];
-  for (int j = 0; j + 1 < N; j++)
-    if (!(k->s[j + 1] > k->s[j]))
-      return false;
   return true;
 }
 
