@@ -301,7 +301,7 @@ END_TEST
  * table's restitution e): at every step no node deeper than the contact
  * tolerance, every force pushing along the table's normal, the mechanical
  * energy never growing in a step where a force pushes, at its end or its
- * start (impacts, releases and the step after them by backward Euler,
+ * start (impacts and the step after them by backward Euler, releases and
  * persistent contact by BDF2, the others BDF-alpha); within a free flight
  * (from the end of its first step) never above its value there by more
  * than the rod's own rise in a step without the table; the energy the
@@ -592,13 +592,13 @@ static double first_rebound(const rod_backend_ops *ops, rod_scenario sc,
  * found by regula falsi; 20 elements, RK4): cantilever_table.ini with
  * e = 0.5, the first rebound's apex. The chain's is converged in its
  * elements (77.03, 76.04, 76.40 mm above the clamp's level less 50 mm on
- * 20, 40, 80); the Kirchhoff rod's backward Euler step of the impact and
- * the two after damp the high modes the impact excites, and its apex
- * approaches the chain's as dt falls: 94.1, 100.8, 109.7, 116.3 mm above
+ * 20, 40, 80); the Kirchhoff rod's backward Euler steps of the impact and
+ * the one after damp the high modes the impact excites, and its apex
+ * approaches the chain's as dt falls: 96.3, 103.6, 110.3, 116.0 mm above
  * the table at dt = 2, 1, 0.5, 0.25 ms against the chain's 126.3 mm, the
- * apex's time within 0.7 ms of the chain's (0.1181 s) below 2 ms. Held:
+ * apex's time within 0.8 ms of the chain's (0.1181 s) below 2 ms. Held:
  * the time within 2 ms at 1 and 0.5 ms, the height within 15 % at 0.5 ms
- * (measured 13.2 %), its error falling by 1.3 from 1 to 0.5 ms (1.53). */
+ * (measured 12.7 %), its error falling by 1.3 from 1 to 0.5 ms (1.42). */
 START_TEST(rebound_against_chain) {
   rod_scenario sc;
   rod_test_load(&sc, "cantilever_table.ini");

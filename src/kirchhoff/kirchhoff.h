@@ -308,9 +308,9 @@ int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                     int max_it, bool *modified, double *x, rod_step_stats *st);
 /* Some force pushes (the current forces). */
 bool kr_contact_pressed(const rod_kirchhoff *k);
-/* An impact or a release: the set of nodes the current forces push is not
- * that of the last accepted step. */
-bool kr_contact_impact(const rod_kirchhoff *k);
+/* An impact: the current forces push a node the last accepted step did
+ * not. */
+bool kr_contact_struck(const rod_kirchhoff *k);
 /* A step where a force pushes, at its start or end, on a rod that nothing
  * else works on (no motor, loads, impulse or tip force), whose last sweep
  * holds more mechanical energy than the accepted state by more than the

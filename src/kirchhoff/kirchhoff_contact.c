@@ -631,10 +631,10 @@ bool kr_contact_pressed(const rod_kirchhoff *k) {
   return false;
 }
 
-bool kr_contact_impact(const rod_kirchhoff *k) {
+bool kr_contact_struck(const rod_kirchhoff *k) {
   const kr_contact *c = k->contact;
   for (int i = 0; i < c->nodes; i++)
-    if ((c->f[3 * i] > 0) != (c->fn_before[i] > 0))
+    if (c->f[3 * i] > 0 && !(c->fn_before[i] > 0))
       return true;
   return false;
 }
@@ -680,7 +680,7 @@ bool kr_contact_restart(const rod_kirchhoff *k) {
 void kr_contact_accept(rod_kirchhoff *k, bool work) {
   kr_contact *c = k->contact;
   /* the static state is at rest: its pressed nodes struck nothing */
-  c->since_impact = work && kr_contact_impact(k) ? 0 : c->since_impact + 1;
+  c->since_impact = work && kr_contact_struck(k) ? 0 : c->since_impact + 1;
   if (c->euler_hold > 0)
     c->euler_hold--;
   /* the forces' work over the step, F n . (p - p_before): a loss */
