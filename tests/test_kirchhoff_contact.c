@@ -444,6 +444,7 @@ END_TEST
 START_TEST(impacts_with_restitution) {
   impacts(0.0, 0.5);
   impacts(0.0, 1.0);
+  impacts(0.3, 0.5); /* with friction: the forces in their cones too */
 }
 END_TEST
 
