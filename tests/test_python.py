@@ -110,16 +110,16 @@ class Stepping(unittest.TestCase):
         np.testing.assert_allclose(run["time"], [0, 0.004, 0.008, 0.01],
                                    atol=1e-15)
         self.assertEqual(run["attrs"]["dt"], 2e-3)
-        self.assertEqual(run["attrs"]["samples"], 4)
+        self.assertEqual(run["samples"], 4)
 
     def test_load_takes_the_whole_samples(self):
         """A file whose run was killed during a flush: datasets extended
-        past the samples that the attribute "samples" counts whole."""
+        past the samples that /samples counts whole."""
         h5py = rodsim_h5py()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "k.h5")
             with h5py.File(path, "w") as f:
-                f.attrs["samples"] = np.int64(2)
+                f["samples"] = np.int64(2)
                 f["time"] = [0.0, 0.002, 0.0]  # the third never written
                 f["rod/s"] = [0.0, 0.1, 0.2]
                 f["rod/position"] = np.ones((3, 3, 3))

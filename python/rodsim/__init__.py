@@ -533,7 +533,7 @@ def load(path):
     """An output file (docs/hdf5.md) as a dict: every dataset by its path
     without the leading "/" ("rod/position"), as NumPy arrays, and "attrs"
     (the root attributes, "scenario" the INI text). Of a file that a killed
-    run left, the whole samples only: the first attrs["samples"] along T.
+    run left, the whole samples only: the first "samples" along T.
     Needs h5py."""
     try:
         import h5py
@@ -542,12 +542,14 @@ def load(path):
             from e
     out = {}
     with h5py.File(path, "r") as f:
-        whole = f.attrs.get("samples")  # a killed run may leave more, torn
+        # the whole samples: a killed run may leave datasets longer
+        whole = int(f["samples"][()]) if "samples" in f else None
 
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset):
-                along_t = whole is not None and name != "rod/s"
-                out[name] = obj[:int(whole)] if along_t else obj[...]
+                along_t = whole is not None and obj.ndim > 0 and \
+                    name != "rod/s"
+                out[name] = obj[:whole] if along_t else obj[()]
         f.visititems(visit)
         attrs = {}
         for k, v in f.attrs.items():

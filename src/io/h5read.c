@@ -64,28 +64,60 @@ static int check_dims(hid_t space, const char *path, const char *key, int rank,
 
 int rod_h5_samples(hid_t f, const char *path, hsize_t *n, rod_error *err) {
   *n = 0;
-  if (H5Aexists(f, "samples") <= 0)
+  if (H5Lexists(f, "/samples", H5P_DEFAULT) <= 0)
     return ROD_OK;
-  hid_t a = H5Aopen(f, "samples", H5P_DEFAULT);
-  hid_t sp = a < 0 ? -1 : H5Aget_space(a);
-  hid_t ty = a < 0 ? -1 : H5Aget_type(a);
-  long long v = -1;
-  if (sp < 0 || ty < 0 || H5Sget_simple_extent_type(sp) != H5S_SCALAR ||
-      H5Tget_class(ty) != H5T_INTEGER || H5Tget_size(ty) > 8 ||
-      H5Aread(a, H5T_NATIVE_LLONG, &v) < 0)
-    v = -1;
-  if (ty >= 0)
-    H5Tclose(ty);
-  if (sp >= 0)
-    H5Sclose(sp);
-  if (a >= 0)
-    H5Aclose(a);
-  if (v < 1 || v > (1ll << 28))
-    return rod_error_set(err, ROD_EINVAL, path, "samples",
-                         "the attribute is not a count of samples from 1 to "
-                         "2^28");
-  *n = (hsize_t)v;
-  return ROD_OK;
+  hsize_t dims[1] = {0};
+  long long *v = NULL;
+  int st = rod_h5_read_rows(f, path, "/samples", H5T_NATIVE_LLONG, sizeof *v, 0,
+                            0, dims, (void **)&v, err);
+  if (st == ROD_OK && (*v < 1 || *v > (1ll << 28)))
+    st = rod_error_set(err, ROD_EINVAL, path, "samples",
+                       "%lld is not a count of samples from 1 to 2^28", *v);
+  if (st == ROD_OK)
+    *n = (hsize_t)*v;
+  free(v);
+  return st;
+}
+
+/* Why the storage of dataset ds (elements of tsize bytes, npoints of them
+ * in its extent) cannot be read safely, or NULL. libhdf5 1.10.8 trusts the
+ * layout message: a contiguous or compact block smaller than the extent is
+ * read past its end (H5D__select_read, H5VM_memcpyvv). Raw data in other
+ * files (external, virtual) is not followed; chunks must have the
+ * dataset's rank and a size, filters must be ones this libhdf5 has. */
+static const char *storage_problem(hid_t ds, size_t tsize, hssize_t npoints,
+                                   int rank) {
+  hid_t dcpl = H5Dget_create_plist(ds);
+  if (dcpl < 0)
+    return "has no readable layout";
+  const char *why = NULL;
+  const H5D_layout_t layout = H5Pget_layout(dcpl);
+  const double need = (double)tsize * (double)npoints;
+  if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
+    if (H5Pget_external_count(dcpl) != 0)
+      why = "is stored in another file";
+    else if ((double)H5Dget_storage_size(ds) < need)
+      why = "stores fewer bytes than its extent needs";
+  } else if (layout == H5D_CHUNKED) {
+    hsize_t chunk[8] = {0};
+    if (H5Pget_chunk(dcpl, 8, chunk) != rank)
+      why = "has chunks of another rank";
+    for (int k = 0; k < rank && !why; k++)
+      if (chunk[k] == 0)
+        why = "has empty chunks";
+    const int nf = H5Pget_nfilters(dcpl);
+    for (int i = 0; i < nf && !why; i++) {
+      unsigned flags = 0;
+      size_t nv = 0;
+      H5Z_filter_t id =
+          H5Pget_filter2(dcpl, (unsigned)i, &flags, &nv, NULL, 0, NULL, NULL);
+      if (id < 0 || H5Zfilter_avail(id) <= 0)
+        why = "needs a filter this build lacks";
+    }
+  } else
+    why = "has a layout other than contiguous, compact or chunked";
+  H5Pclose(dcpl);
+  return why;
 }
 
 int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
@@ -99,7 +131,7 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                      void **out, rod_error *err) {
   *out = NULL;
   const char *key = name + 1;
-  if (rank < 1 || rank > 8 || !exists(f, name))
+  if (rank < 0 || rank > 8 || !exists(f, name))
     return rod_error_set(err, ROD_EINVAL, path, key, "missing");
   hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
   hid_t space = ds < 0 ? -1 : H5Dget_space(ds);
@@ -119,16 +151,25 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                        want_float ? "numeric" : "integer");
   if (st == ROD_OK)
     st = check_dims(space, path, key, rank, rows, dims, &count, err);
+  const char *why =
+      st == ROD_OK ? storage_problem(ds, tsize,
+                                     H5Sget_simple_extent_npoints(space), rank)
+                   : NULL;
+  if (why)
+    st = rod_error_set(err, ROD_EINVAL, path, key, "%s", why);
   if (st == ROD_OK && !(*out = malloc(count * elem)))
     st = rod_error_set(err, ROD_ENOMEM, path, key, "out of memory");
   /* the first dims[0] along the first dimension (all of it but when rows
    * is less than the extent) */
   hsize_t start[8] = {0};
-  hid_t mem = st == ROD_OK ? H5Screate_simple(rank, dims, NULL) : -1;
-  if (st == ROD_OK && (mem < 0 ||
-                       H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL,
-                                           dims, NULL) < 0 ||
-                       H5Dread(ds, type, mem, space, H5P_DEFAULT, *out) < 0))
+  hid_t mem = st != ROD_OK ? -1
+              : rank       ? H5Screate_simple(rank, dims, NULL)
+                           : H5Screate(H5S_SCALAR);
+  if (st == ROD_OK &&
+      (mem < 0 ||
+       (rank && H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, dims,
+                                    NULL) < 0) ||
+       H5Dread(ds, type, mem, space, H5P_DEFAULT, *out) < 0))
     st = rod_error_set(err, ROD_EINVAL, path, key, "unreadable");
   if (mem >= 0)
     H5Sclose(mem);

@@ -12,8 +12,8 @@
  * native type `type` (elem bytes each: H5T_NATIVE_DOUBLE accepts float and
  * integer data, an integer type integer data). It must have `rank`
  * dimensions, each from 1 to 2^28, and those of dims that are not 0 on
- * entry; dims gets them all. ROD_EINVAL with err = {path, the dataset's
- * name, what is wrong}, ROD_ENOMEM. */
+ * entry; dims gets them all (rank 0: a scalar). ROD_EINVAL with err = {path,
+ * the dataset's name, what is wrong}, ROD_ENOMEM. Rank 0: a scalar. */
 int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
                 size_t elem, int rank, hsize_t *dims, void **out,
                 rod_error *err);
@@ -24,10 +24,10 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                      size_t elem, int rank, hsize_t rows, hsize_t *dims,
                      void **out, rod_error *err);
 
-/* The whole samples of a run's file, its root attribute "samples" (a run
- * killed during a flush may leave datasets extended past their data): *n
- * = 0 when the file has no such attribute (then every sample of the
- * extents is whole); ROD_EINVAL when it is not a count from 1 to 2^28. */
+/* The whole samples of a run's file, its dataset /samples (a run killed
+ * during a flush may leave datasets extended past their data): *n = 0
+ * when the file has none (then every sample of the extents is whole);
+ * ROD_EINVAL when it is not a count from 1 to 2^28. */
 int rod_h5_samples(hid_t f, const char *path, hsize_t *n, rod_error *err);
 
 /* Open path read-only, HDF5's own error printing off: ROD_EIO if the file

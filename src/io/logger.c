@@ -135,6 +135,7 @@ static void ds_dims(const ds_def *df, int points, hsize_t *dims) {
 struct rod_logger {
   hid_t file;
   hid_t ds[DS_COUNT];
+  hid_t count; /* /samples */
   bool present[DS_COUNT];
   void *buf[DS_COUNT];
   size_t width[DS_COUNT]; /* values per sample */
@@ -219,28 +220,45 @@ static int write_number_attr(hid_t obj, const char *name, double value,
   return e < 0 ? ROD_EIO : ROD_OK;
 }
 
-/* The root attribute "samples": how many whole samples the file holds.
- * It is made (0) with the file and raised only by a flush after the one
- * that wrote those samples, so it never counts a sample whose data is not
- * on disk: a run killed during a flush may leave some datasets extended
- * past their data (HDF5 writes their headers and chunk indices in no set
- * order), and a reader takes the first `samples` of each. Rewritten in
- * place (H5Awrite of an existing scalar), so the flush that raises it
- * writes the root's header and nothing else. */
-static int write_samples_attr(hid_t file, hsize_t n, bool create) {
+/* The dataset /samples (scalar int64): how many whole samples the file
+ * holds. It is made (0) with the file, its 8 bytes stored in place
+ * (contiguous, allocated at once), and raised only by a flush after the
+ * one that wrote those samples, so it never counts a sample whose data is
+ * not on disk: a run killed during a flush may leave some datasets
+ * extended past their data (HDF5 writes the datasets' headers and chunk
+ * indices in no set order), and a reader takes the first `samples` of
+ * each. The flush that raises it writes those 8 bytes and no metadata. A
+ * dataset, not an attribute: a reader of a corrupt file then decodes no
+ * attribute message (libhdf5 1.10.8 reads past its buffer on some). */
+static hid_t make_count(hid_t file) {
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_layout(dcpl, H5D_CONTIGUOUS);
+  H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+  hid_t ds = H5Dcreate2(file, "/samples", H5T_STD_I64LE, space, H5P_DEFAULT,
+                        dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  const int64_t zero = 0;
+  if (ds >= 0 &&
+      (H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero) <
+           0 ||
+       write_string_attr(ds, "units", "1") != ROD_OK ||
+       write_string_attr(ds, "description",
+                         "whole samples along T: a run killed during a flush "
+                         "may leave datasets longer, their last samples not "
+                         "written") != ROD_OK)) {
+    H5Dclose(ds);
+    ds = -1;
+  }
+  return ds;
+}
+
+static int write_count(hid_t ds, hsize_t n) {
   const int64_t v = (int64_t)n;
-  hid_t attr;
-  if (create) {
-    hid_t space = H5Screate(H5S_SCALAR);
-    attr = H5Acreate2(file, "samples", H5T_STD_I64LE, space, H5P_DEFAULT,
-                      H5P_DEFAULT);
-    H5Sclose(space);
-  } else
-    attr = H5Aopen(file, "samples", H5P_DEFAULT);
-  herr_t e = attr < 0 ? -1 : H5Awrite(attr, H5T_NATIVE_INT64, &v);
-  if (attr >= 0)
-    H5Aclose(attr);
-  return e < 0 ? ROD_EIO : ROD_OK;
+  return H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0
+             ? ROD_EIO
+             : ROD_OK;
 }
 
 /* The text of a scenario key, or fallback when this build lacks the key. */
@@ -446,15 +464,14 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
   }
   rod_scenario_to_ini(sc, text, need);
   errno = 0;
-  /* the count first: a reader finds it without decoding the others */
-  int st = write_samples_attr(lg->file, 0, true);
-  if (st == ROD_OK)
-    st = write_root_attrs(lg->file, sc, backend);
+  int st = write_root_attrs(lg->file, sc, backend);
   if (st == ROD_OK)
     st = write_string_attr(lg->file, "scenario", text);
   if (st == ROD_OK)
     st = write_string_attr(lg->file, "status", "running");
   free(text);
+  if (st == ROD_OK && (lg->count = make_count(lg->file)) < 0)
+    st = ROD_EIO;
   const char *groups[] = {"/tip", "/rod", "/energy", "/solver"};
   for (int i = 0; i < 4 && st == ROD_OK; i++) {
     hid_t g =
@@ -468,6 +485,8 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
     st = ROD_EIO;
   if (st != ROD_OK) {
     int e = errno;
+    if (lg->count > 0)
+      H5Dclose(lg->count);
     H5Fclose(lg->file);
     if (!special)
       unlink(part);
@@ -662,7 +681,7 @@ static int flush(rod_logger *lg) {
     st = ROD_EIO;
   /* the samples are on disk: now count them, in a flush of their own */
   if (st == ROD_OK && lg->total > before) {
-    st = write_samples_attr(lg->file, lg->total, false);
+    st = write_count(lg->count, lg->total);
     if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
       st = ROD_EIO;
   }
@@ -770,6 +789,7 @@ int rod_logger_close(rod_logger *lg, const char *status) {
       H5Dclose(lg->ds[i]);
     free(lg->buf[i]);
   }
+  H5Dclose(lg->count);
   herr_t e = H5Fclose(lg->file);
   if (move_in_place(lg) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
