@@ -316,13 +316,14 @@ static int family_item(rod_scenario *sc, const section_family *f,
   size_t len = strlen(name);
   if (len == 0 || len >= ROD_NAME_MAX)
     return rod_error_set(err, ROD_EINVAL, file, label,
-                         "a %s needs a name of 1 to %d letters, digits, _ or "
-                         "- after the dot",
+                         "[%s.NAME] needs a name of 1 to %d letters, digits, _ "
+                         "or - after the dot",
                          f->prefix, ROD_NAME_MAX - 1);
   for (size_t i = 0; i < len; i++)
     if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
       return rod_error_set(err, ROD_EINVAL, file, label,
-                           "a %s name may hold only letters, digits, _ and -",
+                           "[%s.NAME]: a name may hold only letters, digits, _ "
+                           "and -",
                            f->prefix);
   int *count = (int *)((char *)sc + f->count_offset);
   char *items = (char *)sc + f->array_offset;

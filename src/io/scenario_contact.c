@@ -40,8 +40,8 @@ int rod_scenario_check_contact(const rod_scenario *sc, const char *file,
   if (sc->base.motion_file[0]) /* the contact stepper goes back to a
                                   step's start, where the clamp was */
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "base.motion_file",
-                         "a clamp moved along a table with contact (%s) is "
-                         "not supported by this build",
+                         "a clamp moved along a tabulated path with contact "
+                         "(%s) is not supported by this build",
                          body);
   if (sc->solver.backend == ROD_BACKEND_RFEM &&
       sc->rfem.integrator == ROD_RFEM_GENALPHA && sc->time.has_tolerance)
