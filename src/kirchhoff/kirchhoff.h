@@ -349,6 +349,30 @@ void kr_contact_reset(rod_kirchhoff *k);
 void kr_contact_save(rod_kirchhoff *k);
 void kr_contact_restore(rod_kirchhoff *k);
 double kr_contact_moved(const rod_kirchhoff *k);
+/* The body the rod passed through in a move from the positions from (m,
+ * nodes x 3) to the last sweep's, and the body its centreline passes
+ * through between two nodes; NULL when none, *node the node (the
+ * interval's first). */
+const rod_obstacle *kr_contact_swept(const rod_kirchhoff *k, const double *from,
+                                     int *node, bool *interval);
+const rod_obstacle *kr_contact_straddled(const rod_kirchhoff *k, int *node,
+                                         double *at);
+/* kirchhoff_touchdown.c: a node moved to the point at (0 to 1) of the
+ * interval from node j, where the centreline passes through a body: the
+ * nearer of its two nodes that is neither fixed nor pressed; false when
+ * neither may move. */
+bool kr_contact_node_into(rod_kirchhoff *k, int j, double at);
+/* The centreline of the last sweep passes through a body between two
+ * nodes: true, and a one-line note naming it and a node count. */
+bool kr_contact_straddle_note(const rod_kirchhoff *k, char *note, size_t n);
+/* The last step passed a node through a body, or left a body between two
+ * nodes: true, and why in kr_contact_refusal. */
+bool kr_contact_passed_through(rod_kirchhoff *k);
+const char *kr_contact_refusal(const rod_kirchhoff *k);
+void kr_contact_refusal_clear(rod_kirchhoff *k);
+/* The positions of kr_contact_save, and of the accepted step. */
+const double *kr_contact_saved_positions(const rod_kirchhoff *k);
+const double *kr_contact_accepted_positions(const rod_kirchhoff *k);
 /* The contact fields of a sample. */
 void kr_contact_sample(rod_kirchhoff *k, rod_sample *out);
 

@@ -708,6 +708,11 @@ static void set_tolerance(void *self, double tol) {
   k->step_tolerance = tol;
 }
 
+static const char *refusal(void *self) {
+  rod_kirchhoff *k = self;
+  return k->contact ? kr_contact_refusal(k) : "";
+}
+
 const rod_backend_ops rod_backend_kirchhoff = {
     .name = "kirchhoff",
     .create = create,
@@ -718,4 +723,5 @@ const rod_backend_ops rod_backend_kirchhoff = {
     .sample = sample,
     .set_drive = set_drive,
     .set_tolerance = set_tolerance,
+    .refusal = refusal,
 };

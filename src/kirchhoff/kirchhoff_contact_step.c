@@ -61,6 +61,7 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
   const double dt = k->sc.time.dt;
   const rod_bdf_coeffs be = rod_bdf_backward_euler(dt);
   kr_contact_scale_restitution(k, 1.0);
+  kr_contact_refusal_clear(k);
   if (kr_contact_restart(k))
     *c = be;
   else if (kr_contact_pressed(k) && k->steps > 0)
@@ -86,5 +87,9 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
     kr_contact_scale_restitution(k, scale);
     s = kr_contact_step(k, t, c, 0, modified, x, st);
   }
+  /* a thin body passed in one step, or between two nodes: refused, never
+   * passed through */
+  if (s == ROD_OK && kr_contact_passed_through(k))
+    return ROD_ENOCONV;
   return s;
 }

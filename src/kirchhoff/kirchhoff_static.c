@@ -405,6 +405,9 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
         return s;
       k->history_kind = kr_choose_history(k); /* for the grid's intervals */
     }
+    if (kr_contact_straddle_note(k, k->static_report.note,
+                                 sizeof k->static_report.note))
+      k->static_report.stable = 0; /* no result */
   }
   kr_postprocess(k);
   kr_rest_history(k);
@@ -423,6 +426,34 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   return ROD_OK;
 }
 
+/* True when the rod's way from its unloaded shape to the state x (loads
+ * of pl applied, last sweep at x) passes through a body: a free shape
+ * beyond a thin body (a bar under the rod, the rod hanging below it) ends
+ * with no node inside it, and only the loading path sees it. The last
+ * sweep is left at x. */
+static bool passes_through(kr_path_loads *pl, const double *x) {
+  rod_kirchhoff *k = pl->k;
+  if (!k->contact)
+    return false;
+  double r[6], zero[6] = {0};
+  apply_loads(pl, 0.0);
+  rod_shooting_residual(k->shoot, zero, r);
+  kr_quadratures(k);
+  kr_contact_save(k); /* the unloaded rod's positions */
+  apply_loads(pl, 1.0);
+  rod_shooting_residual(k->shoot, x, r);
+  kr_quadratures(k);
+  int node;
+  double at;
+  bool interval;
+  return kr_contact_swept(k, kr_contact_saved_positions(k), &node, &interval) ||
+         kr_contact_straddled(k, &node, &at);
+}
+
+/* Node moves into bodies thinner than an interval at most (each a body
+ * the rod meets between two nodes). */
+enum { KR_NODES_INTO = 16 };
+
 /* Loads grown in steps with contact at each, from the unloaded rod: a rod
  * that would hang through a table may have no equilibrium short of it. A
  * step is halved when its contact problem fails or when a point moves
@@ -432,6 +463,7 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
 static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
   rod_kirchhoff *k = pl->k;
   double x[6] = {0}, xa[6], f = 0, df = kr_contact_load_step;
+  int moves = 0; /* nodes moved into bodies */
   kr_contact_reset(k);
   apply_loads(pl, 0.0);
   int s = kr_contact_static(k, x, st);
@@ -443,8 +475,22 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
     memcpy(xa, x, sizeof xa);
     apply_loads(pl, fn);
     s = kr_contact_static(k, x, st);
+    int node;
+    double at;
+    bool interval;
+    if (s == ROD_OK && moves < KR_NODES_INTO &&
+        kr_contact_straddled(k, &node, &at) &&
+        kr_contact_node_into(k, node, at)) {
+      /* a body thinner than the interval passed between two nodes: a node
+       * where it did, and the step again */
+      moves++;
+      memcpy(x, xa, sizeof xa);
+      kr_contact_restore(k);
+      continue;
+    }
     if (s == ROD_OK &&
-        kr_contact_moved(k) <= kr_contact_path_move * k->model.length) {
+        kr_contact_moved(k) <= kr_contact_path_move * k->model.length &&
+        !kr_contact_swept(k, kr_contact_saved_positions(k), &node, &interval)) {
       f = fn;
       df = fmin(2.0 * df, kr_contact_load_step);
       kr_contact_save(k);
@@ -479,17 +525,17 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   int status = rod_shooting_solve(k->shoot, x, &o, &ss);
   kr_add_stats(st, &ss);
   kr_stability sb = {0};
+  kr_path_loads pl;
+  save_loads(&pl, k);
   if (status == ROD_OK) {
     sb = stability(k, x);
-    if (sb.index == 0) {
+    if (sb.index == 0 && !passes_through(&pl, x)) {
       rep->stable = 1;
       return finish(k, x, st);
     }
   }
 
   /* the loading path from the unloaded rod */
-  kr_path_loads pl;
-  save_loads(&pl, k);
   if (k->contact)
     return contact_path(&pl, st);
   rod_path_stats ps;

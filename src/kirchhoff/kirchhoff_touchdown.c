@@ -79,6 +79,29 @@ static double node_gap(const rod_kirchhoff *k, const rod_obstacle *o, int j,
   return rod_obstacle_distance(o, p, n) - 0.5 * k->sc.rod.diameter;
 }
 
+/* The gap's second derivative along a straight line through p with the
+ * direction d3 (1/m) at a sphere or capsule: (|d3 across the axis|^2 -
+ * g'^2) / D, D the distance from the centre or axis; 0 for other bodies.
+ * The rod's own curvature adds n . d3', negligible where the body is
+ * thinner than the rod's intervals. */
+static double body_curvature(const rod_obstacle *o, const double p[3],
+                             const double d3[3], double slope) {
+  if (o->kind != ROD_OBSTACLE_SPHERE && o->kind != ROD_OBSTACLE_CAPSULE)
+    return 0;
+  double r[3], across = 1.0;
+  v3_sub(r, p, o->center);
+  if (o->kind == ROD_OBSTACLE_CAPSULE) {
+    const double along = v3_dot(r, o->axis);
+    if (fabs(along) <= o->half_length) { /* the cylinder */
+      v3_axpy(r, -along, o->axis);
+      across = 1.0 - v3_dot(d3, o->axis) * v3_dot(d3, o->axis);
+    } else { /* a cap: a sphere about the axis' end */
+      v3_axpy(r, -copysign(o->half_length, along), o->axis);
+    }
+  }
+  return (across - slope * slope) / v3_norm(r);
+}
+
 /* A point contact: node i alone pressed against o, its neighbours free.
  * The rod touches the body where it is tangent to it, the gap's slope
  * g' = n . d3 zero (the point force leaves the rod's tangent and
@@ -99,9 +122,15 @@ static bool point_contact(const rod_kirchhoff *k, const rod_obstacle *o, int i,
   const double slope = v3_dot(n, d3);
   const double hm = k->s[i] - k->s[i - 1], hp = k->s[i + 1] - k->s[i];
   const double gm = node_gap(k, o, i - 1, nn), gp = node_gap(k, o, i + 1, nn);
-  /* g(s +- h) = g0 +- g' h + g'' h^2 / 2: both sides averaged */
-  const double curv =
+  /* g(s +- h) = g0 +- g' h + g'' h^2 / 2: both sides averaged; on a
+   * sphere or capsule thinner than the intervals the body's own curvature
+   * (body_curvature) instead */
+  double curv =
       (gp - g0 - slope * hp) / (hp * hp) + (gm - g0 + slope * hm) / (hm * hm);
+  const double cb = body_curvature(
+      o, k->node_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P, d3, slope);
+  if (cb > 0 && o->radius < fmax(hm, hp))
+    curv = cb;
   if (!(curv > 0))
     return false;
   const double step = fmin(fmax(-slope / curv, -hm), hp);
@@ -294,4 +323,22 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
     gl = g;
   }
   return ROD_OK;
+}
+
+/* A node that may move: neither the clamp, the tip, a point load's node
+ * nor a pressed one. */
+static bool movable(const rod_kirchhoff *k, int i) {
+  return i > 0 && i + 1 < k->nodes && k->node_point[i] < 0 &&
+         !kr_contact_pressing(k, i);
+}
+
+bool kr_contact_node_into(rod_kirchhoff *k, int j, double at) {
+  const double z = k->s[j] + at * (k->s[j + 1] - k->s[j]);
+  const int first = at < 0.5 ? j : j + 1, other = at < 0.5 ? j + 1 : j;
+  const int i = movable(k, first) ? first : other;
+  if (!movable(k, i) || !(z > k->s[i - 1] && z < k->s[i + 1]))
+    return false;
+  k->s[i] = z;
+  grid_changed(k);
+  return true;
 }

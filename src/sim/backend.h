@@ -32,6 +32,9 @@ typedef struct rod_backend_ops {
    * rod_step_stats.rejected and report their error when it exceeds tol (m;
    * INFINITY: accept whatever the error). */
   void (*set_tolerance)(void *self, double tol);
+  /* Why the last step failed when it refused a state rather than failed
+   * to converge (a body passed through); "" otherwise (may be NULL). */
+  const char *(*refusal)(void *self);
 } rod_backend_ops;
 
 extern const rod_backend_ops rod_backend_kirchhoff;

@@ -595,10 +595,15 @@ int rod_sim_step(rod_sim *sim) {
   if (status != ROD_OK) {
     sim->failed = true;
     res->status = status;
-    snprintf(res->message, sizeof res->message,
-             "step %d (t = %.6g s) did not converge after every fallback "
-             "(%s)",
-             i, t, rod_strerror(status));
+    const char *why = sim->ops->refusal ? sim->ops->refusal(sim->self) : "";
+    if (why[0])
+      snprintf(res->message, sizeof res->message, "step %d (t = %.6g s): %s", i,
+               t, why);
+    else
+      snprintf(res->message, sizeof res->message,
+               "step %d (t = %.6g s) did not converge after every fallback "
+               "(%s)",
+               i, t, rod_strerror(status));
     fail(sim, status, "", "%s", res->message);
     /* keep the last converged step even off the sampling grid */
     if (sim->pending > 0)
