@@ -352,6 +352,70 @@ static double free_energy_rise(rod_scenario sc) {
   return rise;
 }
 
+/* Nodes sliding round a curved body, frictionless: rod_on_table.ini's
+ * wire on 40 nodes lying along the top of a bar (a capsule of radius 5 cm
+ * along x under it, from x = 0.2 to 0.8 m, its top at the clamped wire's
+ * lowest fibre), the clamp then turned about z by 0.02 rad over 0.15 s:
+ * the lying nodes slide sideways round the bar. Each pressed node's force
+ * must lie along the bar's normal at its place at every step: a direction
+ * frozen where the node first pressed left it off by the angle slid. */
+START_TEST(sliding_round_a_bar_pushes_along_the_normal) {
+  rod_scenario sc;
+  table_rod(&sc, 40, false);
+  const double r = sc.rod.diameter / 2, R = 0.05;
+  sc.plane.enabled = false;
+  sc.obstacles.count = 1;
+  rod_obstacle_def *o = &sc.obstacles.item[0];
+  memset(o, 0, sizeof *o);
+  snprintf(o->name, sizeof o->name, "bar");
+  o->shape = ROD_SHAPE_CAPSULE;
+  o->center[0] = 0.5;
+  o->center[2] = sc.base.position[2] - r - R;
+  o->axis[0] = 1;
+  o->radius = R;
+  o->half_length = 0.3;
+  sc.motor.enabled = true;
+  sc.motor.axis[2] = 1;
+  sc.motor.angle = 0.02;
+  sc.motor.start = 0;
+  sc.motor.ramp = 0.15;
+  sc.time.dt = 2e-3;
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  rod_step_stats st;
+  double worst = 0, slid = 0;
+  for (int i = 1; i <= 100; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    for (int j = 0; j < s.points; j++) {
+      const double *F = s.contact_force + 3 * j, *p = s.position + 3 * j;
+      const double f = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
+      if (!(f > 0) || p[0] < 0.2 || p[0] > 0.8)
+        continue;
+      /* the bar's outward normal at the node: from its axis (along x) */
+      const double n[3] = {0, p[1] - o->center[1], p[2] - o->center[2]};
+      const double nn = sqrt(n[1] * n[1] + n[2] * n[2]);
+      const double c[3] = {F[1] * n[2] - F[2] * n[1], F[2] * n[0] - F[0] * n[2],
+                           F[0] * n[1] - F[1] * n[0]};
+      worst =
+          fmax(worst, sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / (f * nn));
+      slid = fmax(slid, fabs(atan2(n[1], n[2])));
+    }
+  }
+  fprintf(stderr,
+          "sliding round a bar: the nodes slid up to %.3e rad round it, "
+          "the forces off the normal by %.3e rad at most\n",
+          slid, worst);
+  ck_assert_msg(slid > 1e-2, "the contact slid only %g rad", slid);
+  /* the normal is known to the contact tolerance over R */
+  const double tol = sc.solver.tolerance * sc.rod.length / R;
+  ck_assert_msg(worst < tol, "the force %g rad off the normal (%g)", worst,
+                tol);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
 /* A bar thinner than the grid's interval in the falling rod's way
  * (cantilever_table.ini without its table or drag, 49 nodes 8.5 mm apart,
  * a capsule of radius 1 mm across the rod 0.39 m from the clamp, 30 mm
@@ -825,6 +889,7 @@ static Suite *kirchhoff_contact_suite(void) {
   TCase *d = tcase_create("dynamics");
   tcase_set_timeout(d, 120);
   tcase_add_test(d, thin_bar_never_passed);
+  tcase_add_test(d, sliding_round_a_bar_pushes_along_the_normal);
   tcase_add_test(d, impacts_frictionless);
   tcase_add_test(d, impacts_with_friction);
   tcase_add_test(d, impacts_with_restitution);

@@ -561,8 +561,39 @@ static void flag_impacts(rod_kirchhoff *k) {
   }
 }
 
+static double body_size(const rod_obstacle *o);
+
+/* In a time step the pressed nodes push along the body's normal at their
+ * current places, as in the statics (kr_contact_follow_normals): a node
+ * sliding round a curved body turns its normal with it, which a direction
+ * frozen where it first pressed did not (frictionless, a force off the
+ * normal by the angle slid does work along the surface). True when a
+ * direction turned (forces applied); a plane's never does, to the bit.
+ * Nodes under the velocity law keep the normal of their impact. */
+static bool turn_normals(rod_kirchhoff *k) {
+  kr_contact *c = k->contact;
+  bool turned = false;
+  for (int i = 1; i < c->nodes; i++) {
+    double d[3];
+    if (!(c->f[3 * i] > 0) || c->vlaw[i])
+      continue;
+    /* the normal is known to the contact tolerance over the body's
+     * radius: turned when off by a tenth of that */
+    v3_sub(d, c->gnorm + 3 * i, c->normal + 3 * i);
+    if (v3_norm(d) > 0.1 * c->tol / body_size(&c->world.item[body_of(k, i)])) {
+      v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
+      turned = true;
+    }
+  }
+  if (turned)
+    apply_forces(k);
+  return turned;
+}
+
 /* Newton on the forces until they meet the contact conditions and have
- * settled; an update whose rod does not solve is halved. */
+ * settled; an update whose rod does not solve is halved. In a time step the
+ * pressed nodes' directions follow the normals (turn_normals), each turn
+ * solved again. */
 static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
                   rod_step_stats *st) {
   kr_contact *c = k->contact;
@@ -580,6 +611,13 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
       for (int i = 0; i < c->nodes; i++)
         if (c->vlaw[i] && c->gap[i] < -c->tol)
           c->vlaw[i] = 0;
+    if (kind->dynamic && it < max_it && turn_normals(k)) {
+      /* along the normals at the nodes' places, solved again */
+      s = solve_kind(k, kind, x, st);
+      if (s != ROD_OK)
+        return s;
+      it++;
+    }
     if (complementary(k) && (change <= kr_contact_settle * total ||
                              move <= kr_contact_still * c->tol))
       return ROD_OK;
