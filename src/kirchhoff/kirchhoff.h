@@ -168,6 +168,9 @@ typedef struct rod_kirchhoff {
   double *out_pos, *out_quat, *out_vel, *out_n, *out_m;
   double time; /* s */
   int steps;   /* dynamic steps taken */
+  /* the last sweep's quadratures are integrated (a contact-free step's
+   * gaps, kr_contact_free_step): kr_postprocess takes them */
+  bool quadratures_done;
   bool have_jacobian_c0;
   double jacobian_c0;              /* c0 the stored Jacobian belongs to */
   rod_static_report static_report; /* how the static state was found */
@@ -306,6 +309,14 @@ int kr_contact_static(rod_kirchhoff *k, double *x, rod_step_stats *st);
  * sweep is at them. */
 int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                     int max_it, bool *modified, double *x, rod_step_stats *st);
+/* A time step to t (coefficients c) solved without contact forces, the
+ * shooting at solver.tolerance as on a rod without bodies: *clear when
+ * every node but the clamp's then lies farther than the contact tolerance
+ * from every body (the step is the free one; else kr_contact_step solves
+ * it). For steps in which no node is pressed at the start. */
+int kr_contact_free_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                         bool *modified, double *x, rod_step_stats *st,
+                         bool *clear);
 /* Some force pushes (the current forces). */
 bool kr_contact_pressed(const rod_kirchhoff *k);
 /* An impact: the current forces push a node the last accepted step did

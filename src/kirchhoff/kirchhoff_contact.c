@@ -663,6 +663,28 @@ int kr_contact_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *cf,
   return newton(k, &kind, x, st);
 }
 
+int kr_contact_free_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *cf,
+                         bool *modified, double *x, rod_step_stats *st,
+                         bool *clear) {
+  kr_contact *c = k->contact;
+  *clear = false;
+  c->dim = c->world.friction ? 3 : 1;
+  memset(c->vlaw, 0, (size_t)c->nodes); /* no impact: nothing is near */
+  apply_forces(k);
+  /* the shooting at solver.tolerance, its last sweep at x (as without the
+   * bodies): the gaps from its nodes, no sweep of their own */
+  int s = kr_solve_chain(k, t, cf, false, modified, x, st);
+  if (s != ROD_OK)
+    return s;
+  node_gaps(k);
+  for (int i = 1; i < c->nodes; i++)
+    if (!(c->gap[i] > c->tol))
+      return ROD_OK;
+  *clear = true;
+  k->quadratures_done = true; /* by node_gaps, at the step's last sweep */
+  return ROD_OK;
+}
+
 bool kr_contact_pressed(const rod_kirchhoff *k) {
   const kr_contact *c = k->contact;
   for (int i = 0; i < c->nodes; i++)

@@ -1,6 +1,13 @@
 /* Which scheme a time step with contact takes (docs/contact.md, "Time
  * steps of the Kirchhoff / Cosserat rod").
  *
+ * - A step with no node pressed at its start: first the free one, its
+ *   shooting to solver.tolerance and the gaps from its last sweep, as on a
+ *   rod without bodies; it stands when every node then lies farther than
+ *   the contact tolerance from every body (cantilever_table.ini, Kirchhoff,
+ *   the table 10 m below: 6.64 integrations a step as without it, against
+ *   9.32 when every step shot to 1e-12 and swept once more for the gaps).
+ *   Otherwise the contact Newton solves the step anew from the prediction.
  * - An impact (a node pressed that was not at the step's start) by
  *   backward Euler: the node's velocity jumps there, and BDF-alpha's
  *   history (the last step's rate, d1 = alpha / (1 + alpha), -0.92 at the
@@ -66,6 +73,19 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
     *c = be;
   else if (kr_contact_pressed(k) && k->steps > 0)
     *c = rod_bdf_alpha(0.0, dt);
+  /* nothing pressed at the step's start: the free step first, at
+   * solver.tolerance; the contact Newton (its shooting to 1e-12, the gaps
+   * decide the forces to rounding) only when a node comes within the
+   * contact tolerance of a body */
+  if (!kr_contact_pressed(k)) {
+    bool clear;
+    int s = kr_contact_free_step(k, t, c, modified, x, st, &clear);
+    if (s == ROD_OK && clear && !kr_contact_passed_through(k))
+      return ROD_OK;
+    k->quadratures_done = false;
+    if (s == ROD_OK && clear)
+      return ROD_ENOCONV;
+  }
   const bool euler = is_backward_euler(c, dt);
   int s = kr_contact_step(k, t, c, euler ? 0 : KR_SECOND_ORDER_UPDATES,
                           modified, x, st);

@@ -108,7 +108,9 @@ void kr_energies(const rod_kirchhoff *k, kr_energy *e) {
 }
 
 void kr_postprocess(rod_kirchhoff *k) {
-  kr_quadratures(k);
+  if (!k->quadratures_done)
+    kr_quadratures(k);
+  k->quadratures_done = false;
   kr_energies(k, &k->energy);
   if (k->history_kind == ROD_HISTORY_STAGE)
     return;
