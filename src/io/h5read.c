@@ -53,7 +53,8 @@ static int check_dims(hid_t space, const char *path, const char *key, int rank,
       return rod_error_set(
           err, ROD_EINVAL, path, key, "dimension %d is %llu, expected %llu",
           k + 1, (unsigned long long)got[k], (unsigned long long)dims[k]);
-    if (got[k] == 0 || got[k] > (1u << 28) || *count > (SIZE_MAX >> 29))
+    /* count * 8 bytes stays below SIZE_MAX */
+    if (got[k] == 0 || got[k] > (1u << 28) || got[k] > (SIZE_MAX / 8) / *count)
       return rod_error_set(err, ROD_EINVAL, path, key, "dimension %d is %llu",
                            k + 1, (unsigned long long)got[k]);
     *count *= (size_t)got[k];
@@ -79,14 +80,25 @@ int rod_h5_samples(hid_t f, const char *path, hsize_t *n, rod_error *err) {
   return st;
 }
 
-/* Why the storage of dataset ds (elements of tsize bytes, npoints of them
- * in its extent) cannot be read safely, or NULL. libhdf5 1.10.8 trusts the
+/* Deflate's greatest compression ratio (zlib's technical details: 1032
+ * to 1): a filtered chunk holds at most this many times its stored bytes. */
+#define ROD_H5_MAX_RATIO 1032.0
+
+/* Why the storage of dataset ds (dataspace `space`, all selected;
+ * elements of tsize bytes, npoints of them
+ * in its extent, `count` of them to be read: the first dims[k] along each
+ * dimension) cannot be read safely, or NULL. libhdf5 1.10.8 trusts the
  * layout message: a contiguous or compact block smaller than the extent is
- * read past its end (H5D__select_read, H5VM_memcpyvv). Raw data in other
- * files (external, virtual) is not followed; chunks must have the
- * dataset's rank and a size, filters must be ones this libhdf5 has. */
-static const char *storage_problem(hid_t ds, size_t tsize, hssize_t npoints,
-                                   int rank) {
+ * read past its end (H5D__select_read, H5VM_memcpyvv). Raw data in other files
+ * (external, virtual) is not followed; chunks must have the dataset's rank and
+ * a size, filters must be ones this libhdf5 has, and the chunks written must
+ * hold what is read (as many chunks as the read touches, bytes enough
+ * uncompressed): chunks never written read as the fill value, so a file of a
+ * few kB could otherwise claim 2^28 values a dimension and make the reader (and
+ * libhdf5's map of the chunks a read touches) take gigabytes. */
+static const char *storage_problem(hid_t ds, hid_t space, size_t tsize,
+                                   hssize_t npoints, size_t count, int rank,
+                                   const hsize_t *dims) {
   hid_t dcpl = H5Dget_create_plist(ds);
   if (dcpl < 0)
     return "has no readable layout";
@@ -114,6 +126,17 @@ static const char *storage_problem(hid_t ds, size_t tsize, hssize_t npoints,
       if (id < 0 || H5Zfilter_avail(id) <= 0)
         why = "needs a filter this build lacks";
     }
+    /* the chunks the read touches, against those written */
+    double touched = 1;
+    for (int k = 0; k < rank && !why; k++)
+      touched *= (double)((dims[k] + chunk[k] - 1) / chunk[k]);
+    hsize_t written = 0;
+    const double stored = (double)H5Dget_storage_size(ds);
+    if (!why && (H5Dget_num_chunks(ds, space, &written) < 0 ||
+                 (double)written < touched ||
+                 stored * (nf > 0 ? ROD_H5_MAX_RATIO : 1.0) <
+                     (double)tsize * (double)count))
+      why = "has chunks never written where it is read";
   } else
     why = "has a layout other than contiguous, compact or chunked";
   H5Pclose(dcpl);
@@ -151,10 +174,11 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                        want_float ? "numeric" : "integer");
   if (st == ROD_OK)
     st = check_dims(space, path, key, rank, rows, dims, &count, err);
-  const char *why =
-      st == ROD_OK ? storage_problem(ds, tsize,
-                                     H5Sget_simple_extent_npoints(space), rank)
-                   : NULL;
+  const char *why = st == ROD_OK
+                        ? storage_problem(ds, space, tsize,
+                                          H5Sget_simple_extent_npoints(space),
+                                          count, rank, dims)
+                        : NULL;
   if (why)
     st = rod_error_set(err, ROD_EINVAL, path, key, "%s", why);
   if (st == ROD_OK && !(*out = malloc(count * elem)))
