@@ -82,11 +82,14 @@ static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
     execv(argv[0], (char *const *)argv);
     _exit(98);
   }
-  if (o && o->after_file) { /* wait (5 s at most) for the file */
+  if (o && o->after_file) { /* wait (5 s at most, times the setup's
+                             * slowdown: valgrind 40) for the file */
     char path[600];
     snprintf(path, sizeof path, "%s/%s", dir, o->after_file);
     struct timespec poll = {0, 2000000};
-    for (int i = 0; i < 2500 && access(path, F_OK) != 0; i++)
+    const char *slower = getenv("CK_TIMEOUT_MULTIPLIER");
+    const int tries = 2500 * (slower && atoi(slower) > 1 ? atoi(slower) : 1);
+    for (int i = 0; i < tries && access(path, F_OK) != 0; i++)
       nanosleep(&poll, NULL);
   }
   if (o && o->kill_after > 0) {
