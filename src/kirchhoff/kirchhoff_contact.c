@@ -26,6 +26,7 @@
  * three components (normal, two tangents), its measured values are the gap and
  * the slip over the step, and the model's problem is Coulomb's
  * (contact_coulomb.c). */
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ struct kr_contact {
   double e_scale;    /* the restitution of this step over the bodies' */
   int euler_hold;    /* accepted steps left by backward Euler alone */
   char refusal[200]; /* why the last step was refused, or "" */
+  double *w_before;  /* m, nodes: the measured values before an update */
 };
 
 void kr_contact_free(kr_contact *c) {
@@ -100,6 +102,7 @@ void kr_contact_free(kr_contact *c) {
   free(c->vn_before);
   free(c->e_node);
   free(c->vnorm);
+  free(c->w_before);
   free(c);
 }
 
@@ -144,6 +147,7 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->vn_before = calloc(N, sizeof(double));
   c->e_node = calloc(N, sizeof(double));
   c->vnorm = calloc(3 * N, sizeof(double));
+  c->w_before = calloc(N, sizeof(double));
   c->since_impact = KR_CONTACT_RESTART;
   const rod_scenario *sc = &k->sc;
   c->closed = !sc->motor.enabled && sc->loads.count == 0 &&
@@ -158,7 +162,7 @@ int kr_contact_create(rod_kirchhoff *k) {
       !c->pos_before || !c->normal || !c->gap || !c->gnorm || !c->cand ||
       !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev || !c->work ||
       !c->solver || !c->out_force || !c->out_active || !c->fn_before ||
-      !c->vlaw || !c->vn_before || !c->e_node || !c->vnorm)
+      !c->vlaw || !c->vn_before || !c->e_node || !c->vnorm || !c->w_before)
     return ROD_ENOMEM;
   return ROD_OK;
 }
@@ -327,6 +331,15 @@ static bool complementary(const rod_kirchhoff *k) {
   return true;
 }
 
+/* The symmetric part of the n x n compliance C (Maxwell-Betti). */
+static void symmetrize(double *C, int n) {
+  for (int u = 0; u < n; u++)
+    for (int v = 0; v < u; v++) {
+      const double a = 0.5 * (C[u + (size_t)n * v] + C[v + (size_t)n * u]);
+      C[u + (size_t)n * v] = C[v + (size_t)n * u] = a;
+    }
+}
+
 /* Compliance of the candidates' unknowns (dim per candidate) at the
  * solution x (forces applied, last sweep at x): C[u + n v] = d w_u / d
  * F_v, w the measured values. */
@@ -378,12 +391,7 @@ static int compliance(rod_kirchhoff *k, const double *x, int m,
   apply_forces(k); /* the forces as they were */
   if (s != ROD_OK)
     return s;
-  for (int u = 0; u < n; u++) /* the symmetric part (Maxwell-Betti) */
-    for (int v = 0; v < u; v++) {
-      const double a =
-          0.5 * (c->C[u + (size_t)n * v] + c->C[v + (size_t)n * u]);
-      c->C[u + (size_t)n * v] = c->C[v + (size_t)n * u] = a;
-    }
+  symmetrize(c->C, n);
   return ROD_OK;
 }
 
@@ -416,6 +424,16 @@ static int model_matrix(kr_contact *c, int m) {
   return ROD_OK;
 }
 
+/* A solve of the rod at the current forces from x: the statics' or a
+ * time step's (step_solve). */
+typedef struct {
+  bool dynamic;
+  double t;
+  const rod_bdf_coeffs *coeffs;
+  bool *modified;
+  int max_it; /* Newton updates of the forces at most; 0: the solver's */
+} kr_solve_kind;
+
 /* The forces have settled when an update changed none by more than this
  * times their sum: the gaps alone decide them only to the contact
  * tolerance over the compliance, which on a soft rod is 1e-4 of them. */
@@ -429,12 +447,78 @@ static const double kr_contact_settle = 1e-8;
  * step). */
 static const double kr_contact_still = 1e-3;
 
+/* m: the gaps' resolution after a step's solve. The sweeps that measure
+ * the gaps run from the clamp, and simple shooting's error growth over
+ * the rod, exp(k L / sqrt 2) (k^4 = rhoA c0^2 / EI, docs/numerics.md),
+ * carries the rounding of their start (eps of the rod's scale L) into the
+ * nodes' places: the gaps, and the compliance's columns from them, are
+ * known to about exp(k L / sqrt 2) eps L and no better (rod_on_table.ini
+ * on 190 nodes at dt = 0.5 ms: 1.8e8 eps L, 3.2e-8 m, where the columns'
+ * differences move the tip's nodes by 1e-8 m). Zero in the statics. */
+static double gap_resolution(const rod_kirchhoff *k,
+                             const kr_solve_kind *kind) {
+  if (!kind->dynamic)
+    return 0;
+  const double kk = rod_model_step_wavenumber(&k->model, kind->coeffs->c0);
+  return exp(kk * k->model.length / M_SQRT2) * DBL_EPSILON * k->model.length;
+}
+
+/* The compliance of the candidates (frictionless) from the step solved at
+ * the forces F +- d e_v, by central differences: where the step's
+ * conditioning (gap_resolution) leaves one Newton step of simple shooting
+ * at the rounding's size, solved steps still resolve the response
+ * (rod_on_table.ini, 190 nodes, dt = 0.5 ms, the tip's node 186: d gap /
+ * d F of its neighbours 3.5e-4 to 6.9e-4 m/N, the same to 3 digits for d
+ * from 1e-4 to 1e-2 N, the solve repeated to 3e-11 m). The force moves
+ * the rod by about 1e-5 of its length against the inertia's foundation,
+ * d = EI k^3 1e-5 L (k^4 = rhoA c0^2 / EI). The step's solution x as it
+ * was, its last sweep at x. */
+static int step_solve(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
+                      rod_step_stats *st);
+
+static int solved_compliance(rod_kirchhoff *k, const kr_solve_kind *kind,
+                             double *x, int m, rod_step_stats *st) {
+  kr_contact *c = k->contact;
+  const double L = k->model.length;
+  const double kk = rod_model_step_wavenumber(&k->model, kind->coeffs->c0);
+  const double d = 1e-5 * L * k->model.K[0] * kk * kk * kk;
+  double x0[6], xt[6];
+  memcpy(x0, x, sizeof x0);
+  int s = ROD_OK;
+  for (int v = 0; v < m && s == ROD_OK; v++) {
+    double *fv = c->f + 3 * c->cand[v];
+    const double l0 = *fv;
+    for (int side = 0; side < 2 && s == ROD_OK; side++) {
+      *fv = l0 + (side ? -d : d);
+      memcpy(xt, x0, sizeof xt);
+      s = step_solve(k, kind, xt, st);
+      for (int u = 0; u < m && s == ROD_OK; u++) {
+        const double w = measured(k, c->cand[u], 0);
+        c->C[u + (size_t)m * v] =
+            side ? (c->C[u + (size_t)m * v] - w) / (2.0 * d) : w;
+      }
+    }
+    *fv = l0;
+  }
+  memcpy(x, x0, sizeof x0);
+  if (s == ROD_OK) /* the step at the forces as they were */
+    s = step_solve(k, kind, x, st);
+  if (s != ROD_OK)
+    return s;
+  symmetrize(c->C, m);
+  return ROD_OK;
+}
+
+/* An update that realised less than this fraction of the move the model
+ * predicted takes the rest of its step's compliance from solved steps. */
+static const double kr_contact_realised = 0.1;
+
 /* One Newton update of the forces from the solution x (last sweep at x,
  * gaps evaluated): the candidates' compliance, the model's contact
  * problem; the new forces into c->l (dim per candidate c->cand[0 .. *m -
  * 1]), the old ones into c->g0. */
-static int newton_update(rod_kirchhoff *k, const double *x, int *m_out,
-                         rod_step_stats *st) {
+static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
+                         int *m_out, bool solved, rod_step_stats *st) {
   kr_contact *c = k->contact;
   const int D = c->dim;
   /* the candidates: pressed nodes and nodes near or inside a body (the
@@ -452,7 +536,8 @@ static int newton_update(rod_kirchhoff *k, const double *x, int *m_out,
   const int n = D * m;
   for (int u = 0; u < n; u++) /* before compliance moves the last sweep */
     c->b[u] = measured(k, c->cand[u / D], u % D);
-  int s = compliance(k, x, m, st);
+  int s =
+      solved ? solved_compliance(k, kind, x, m, st) : compliance(k, x, m, st);
   if (s == ROD_OK)
     s = model_matrix(c, D * m);
   if (s != ROD_OK)
@@ -508,16 +593,6 @@ static double update_change(const kr_contact *c, int m, double *total,
     *total += c->f[3 * i];
   return change;
 }
-
-/* A solve of the rod at the current forces from x: the statics' or a
- * time step's (step_solve). */
-typedef struct {
-  bool dynamic;
-  double t;
-  const rod_bdf_coeffs *coeffs;
-  bool *modified;
-  int max_it; /* Newton updates of the forces at most; 0: the solver's */
-} kr_solve_kind;
 
 /* The step's solve at the current forces (kr_solve_chain, the shooting
  * to kr_contact_shooting), its last sweep at x and its gaps. */
@@ -606,6 +681,10 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
     flag_impacts(k);
   double change = 0, total = 0; /* N: the last update's largest change */
   double move = 0;              /* m: the nodes' move it predicts */
+  const double resolution = gap_resolution(k, kind);
+  /* the compliance from solved steps (solved_compliance) once an update
+   * realised less than kr_contact_realised of the move it predicted */
+  bool solved = false;
   for (int it = 0;; it++) {
     if (c->restitution) /* nothing sinks beyond the tolerance */
       for (int i = 0; i < c->nodes; i++)
@@ -618,13 +697,16 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
         return s;
       it++;
     }
-    if (complementary(k) && (change <= kr_contact_settle * total ||
-                             move <= kr_contact_still * c->tol))
+    if (complementary(k) &&
+        (change <= kr_contact_settle * total ||
+         move <= kr_contact_still * c->tol || move <= resolution))
       return ROD_OK;
     if (it >= max_it)
       return ROD_ENOCONV;
     int m;
-    s = newton_update(k, x, &m, st);
+    for (int i = 0; i < c->nodes; i++) /* the update's realised move */
+      c->w_before[i] = measured(k, i, 0);
+    s = newton_update(k, kind, x, &m, solved, st);
     if (s != ROD_OK)
       return s;
     change = update_change(c, m, &total, &move);
@@ -641,6 +723,14 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
       step *= 0.5;
       if (step < 1e-3)
         return s;
+    }
+    if (kind->dynamic && !solved && c->dim == 1 &&
+        resolution > kr_contact_still * c->tol) {
+      double realised = 0;
+      for (int u = 0; u < m; u++)
+        realised = fmax(realised, fabs(measured(k, c->cand[u], 0) -
+                                       c->w_before[c->cand[u]]));
+      solved = realised < kr_contact_realised * step * move;
     }
   }
 }
