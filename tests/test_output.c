@@ -42,7 +42,15 @@ typedef struct {
   bool ignore_sigint; /* start with SIGINT ignored, as a background job */
   long fsize_limit;   /* B: RLIMIT_FSIZE of the child; 0: none */
   bool slow_writes;   /* preload RODSIM_SLOW_WRITES (slow_writes.c) */
+  bool scale_kill;    /* kill_after times the setup's slowdown */
 } run_opts;
+
+/* How many times slower the test setup runs the code (valgrind: 40), from
+ * the multiplier meson gives its timeouts; 1 without one. */
+static int slowdown(void) {
+  const char *slower = getenv("CK_TIMEOUT_MULTIPLIER");
+  return slower && atoi(slower) > 1 ? atoi(slower) : 1;
+}
 
 /* Run "rodsim ARGS..." in dir (stdout and stderr to files there); returns
  * the exit status, or 128 + the signal that killed it; stderr in err. */
@@ -87,15 +95,13 @@ static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
     char path[600];
     snprintf(path, sizeof path, "%s/%s", dir, o->after_file);
     struct timespec poll = {0, 2000000};
-    const char *slower = getenv("CK_TIMEOUT_MULTIPLIER");
-    const int tries = 2500 * (slower && atoi(slower) > 1 ? atoi(slower) : 1);
+    const int tries = 2500 * slowdown();
     for (int i = 0; i < tries && access(path, F_OK) != 0; i++)
       nanosleep(&poll, NULL);
   }
   if (o && o->kill_after > 0) {
-    struct timespec ts = {
-        (time_t)o->kill_after,
-        (long)(1e9 * (o->kill_after - (time_t)o->kill_after))};
+    const double after = o->kill_after * (o->scale_kill ? slowdown() : 1);
+    struct timespec ts = {(time_t)after, (long)(1e9 * (after - (time_t)after))};
     nanosleep(&ts, NULL);
     kill(pid, o->sig);
   }
@@ -367,7 +373,10 @@ START_TEST(two_runs_one_file) {
   pid_t first = fork();
   if (first == 0) {
     char e[256];
-    run_opts o = {1.5, "both.h5", SIGINT, false, 0, false};
+    /* killed once the second run has met the lock: 1.5 s after the file
+     * appears, longer under a slower setup (the second run starts slower
+     * too) */
+    run_opts o = {1.5, "both.h5", SIGINT, false, 0, false, true};
     int st = rodsim(&o, e, sizeof e, "run", scenario, "-o", "both.h5", "--set",
                     "time.duration=20", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);
@@ -376,7 +385,7 @@ START_TEST(two_runs_one_file) {
   char err[4096], path[600];
   snprintf(path, sizeof path, "%s/both.h5", dir);
   struct timespec ts = {0, 2000000};
-  for (int i = 0; i < 2500 && access(path, F_OK) != 0; i++)
+  for (int i = 0; i < 2500 * slowdown() && access(path, F_OK) != 0; i++)
     nanosleep(&ts, NULL);
   int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "both.h5", "-q",
                   NULL);
@@ -454,7 +463,8 @@ START_TEST(auto_every) {
   ck_assert_int_eq(check_whole_samples(f, 5e-4, false), 41);
   ROD_ASSERT_NEAR(number_attr(f, "output_every"), 1, 0);
   H5Fclose(f);
-  run_opts o = {0.3, "b.h5", SIGINT, false, 0, false};
+  /* interrupted after 16 steps or more: 0.3 s, longer under a slower setup */
+  run_opts o = {0.3, "b.h5", SIGINT, false, 0, false, true};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "b.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", NULL);
   ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
