@@ -328,7 +328,7 @@ END_TEST
 
 static void interrupted_by(int sig, bool background) {
   char err[4096];
-  run_opts o = {0.3, "i.h5", sig, background, 0, false};
+  run_opts o = {0.3, "i.h5", sig, background, 0, false, false};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "i.h5", "--set",
                   "time.duration=20", "--set", "time.dt=5e-4", "--set",
                   "output.every=1", NULL);
@@ -405,7 +405,7 @@ END_TEST
  * the samples written before kept, the status says why. */
 START_TEST(file_size_limit) {
   char err[4096];
-  run_opts o = {0, NULL, 0, false, 6000000, false};
+  run_opts o = {0, NULL, 0, false, 6000000, false, false};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "big.h5", "--set",
                   "time.dt=5e-4", "--set", "output.compression=0", NULL);
   ck_assert_msg(st == 1, "exit %d: %s", st, err);
@@ -431,7 +431,7 @@ START_TEST(size_estimate) {
   ck_assert_msg(strstr(err, "output.max_size") && strstr(err, "1.5 GB"), "%s",
                 err);
   /* without a limit: a warning, then the run (interrupted here) */
-  run_opts o = {0.1, "s.h5", SIGINT, false, 0, false};
+  run_opts o = {0.1, "s.h5", SIGINT, false, 0, false, false};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", "--set",
               "output.every=1", NULL);
@@ -552,7 +552,8 @@ START_TEST(sigkill_anywhere) {
                   SIGKILL,
                   false,
                   0,
-                  can_slow && k % 4 != 0};
+                  can_slow && k % 4 != 0,
+                  false};
     int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", name, "--set",
                     "time.duration=20", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);

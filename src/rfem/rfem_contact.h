@@ -185,6 +185,17 @@ int rfem_contact_solve(rod_rfem *r, const rfem_contact *list, int n);
 void rfem_contact_rates(const rod_rfem *r, int rows, const double *v,
                         double *u);
 
+/* One trial of rfem_locate_zero_gap: the state moved from the saved start
+ * to time t (s), *gap the smallest gap (m) of the contacts being located. */
+typedef int (*rfem_gap_trial)(rod_rfem *r, double t, void *user, double *gap);
+
+/* The time in (t0, t1] (gaps g0 > 0 >= g1 there) where the smallest gap
+ * reaches zero, to the contact tolerance, by the Illinois variant of
+ * regula falsi (Dowell and Jarratt 1971); leaves the state of the last
+ * trial. ROD_ENOCONV after 60 trials. */
+int rfem_locate_zero_gap(rod_rfem *r, double t0, double g0, double t1,
+                         double g1, rfem_gap_trial trial, void *user);
+
 /* rfem_contact_nsga.c: advance from r->t to t_end with generalized-alpha
  * by the nonsmooth generalized-alpha scheme (docs/contact.md). */
 int rfem_contact_nsga_advance(rod_rfem *r, double t_end, rod_step_stats *st);

@@ -37,7 +37,7 @@
 #include "core/v3.h"
 #include "rfem/rfem_contact.h"
 
-enum { NSGA_MAX_ITERATIONS = 100, NSGA_MAX_LOCATE = 60, NSGA_MAX_HALVINGS = 6 };
+enum { NSGA_MAX_ITERATIONS = 100, NSGA_MAX_HALVINGS = 6 };
 
 static int find(const rfem_contact *list, int n, int obstacle, int slot) {
   for (int k = 0; k < n; k++)
@@ -391,43 +391,30 @@ static int nsga_step(rod_rfem *r, double t1, rod_step_stats *st,
   }
 }
 
+/* locate_impact's trial: the step from the saved start T to t. */
+typedef struct {
+  double d0; /* J, the contacts' energy at T */
+  rod_step_stats *st;
+  double *force; /* the trial's contact force (nsga_step) */
+} impact_trial;
+
+static int nsga_trial(rod_rfem *r, double t, void *user, double *gap) {
+  impact_trial *a = user;
+  rfem_restore(r);
+  r->contact->dissipated = a->d0;
+  double ga;
+  return nsga_step(r, t, a->st, &ga, gap, a->force);
+}
+
 /* The time in (t0, t1] where the smallest gap of the candidates open at
- * the step's start (T, the saved start) reaches zero, to the tolerance, by
- * the Illinois variant of regula falsi, each trial a step from T; leaves
- * the state there. d0: the contacts' energy at T; *force: the last
- * trial's (nsga_step). */
+ * the step's start (T, the saved start) reaches zero, to the tolerance,
+ * each trial a step from T; leaves the state there. d0: the contacts'
+ * energy at T; *force: the last trial's (nsga_step). */
 static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
                          double g1, double d0, rod_step_stats *st,
                          double *force) {
-  rfem_contacts *c = r->contact;
-  int side = 0;
-  for (int it = 0; it < NSGA_MAX_LOCATE; it++) {
-    double t = (t0 * g1 - t1 * g0) / (g1 - g0);
-    if (!(t > t0 && t < t1))
-      t = 0.5 * (t0 + t1);
-    rfem_restore(r);
-    c->dissipated = d0;
-    double ga, g;
-    int status = nsga_step(r, t, st, &ga, &g, force);
-    if (status != ROD_OK)
-      return status;
-    if (fabs(g) <= c->tol || t1 - t0 <= 1e-12 * r->sc.time.dt)
-      return ROD_OK;
-    if (g > 0) {
-      t0 = t;
-      g0 = g;
-      if (side == 1)
-        g1 *= 0.5;
-      side = 1;
-    } else {
-      t1 = t;
-      g1 = g;
-      if (side == -1)
-        g0 *= 0.5;
-      side = -1;
-    }
-  }
-  return ROD_ENOCONV;
+  impact_trial a = {d0, st, force};
+  return rfem_locate_zero_gap(r, t0, g0, t1, g1, nsga_trial, &a);
 }
 
 /* One step toward t_end from the saved start: to t_end, or to the

@@ -304,21 +304,18 @@ static int integrate_to(rod_rfem *r, double t, rod_step_stats *st) {
   return status;
 }
 
-/* The first time in (t0, t1] where a new contact's gap reaches zero (to the
- * tolerance), by the Illinois variant of regula falsi; leaves the state
- * there. */
-static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
-                         double g1, rod_step_stats *st) {
+int rfem_locate_zero_gap(rod_rfem *r, double t0, double g0, double t1,
+                         double g1, rfem_gap_trial trial, void *user) {
   const double tol = r->contact->tol;
   int side = 0;
   for (int it = 0; it < RFEM_MAX_LOCATE; it++) {
     double t = (t0 * g1 - t1 * g0) / (g1 - g0);
     if (!(t > t0 && t < t1))
       t = 0.5 * (t0 + t1);
-    int status = integrate_to(r, t, st);
+    double g;
+    int status = trial(r, t, user, &g);
     if (status != ROD_OK)
       return status;
-    const double g = new_contact_gap(r->contact);
     if (fabs(g) <= tol || t1 - t0 <= 1e-12 * r->sc.time.dt)
       return ROD_OK;
     if (g > 0) {
@@ -336,6 +333,21 @@ static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
     }
   }
   return ROD_ENOCONV;
+}
+
+/* A trial of locate_impact: integrate from the saved start to t and take
+ * the smallest gap of the new contacts there. */
+static int free_trial(rod_rfem *r, double t, void *user, double *gap) {
+  int status = integrate_to(r, t, user);
+  *gap = status == ROD_OK ? new_contact_gap(r->contact) : 0;
+  return status;
+}
+
+/* The first time in (t0, t1] where a new contact's gap reaches zero (to the
+ * tolerance); leaves the state there. */
+static int locate_impact(rod_rfem *r, double t0, double g0, double t1,
+                         double g1, rod_step_stats *st) {
+  return rfem_locate_zero_gap(r, t0, g0, t1, g1, free_trial, st);
 }
 
 int rfem_contact_advance(rod_rfem *r, double t_end, rod_step_stats *st) {
