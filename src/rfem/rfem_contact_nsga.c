@@ -481,18 +481,34 @@ static double current_energy(rod_rfem *r) {
  * damped by 10 % a step at the radius 0.9, can break). */
 static const double guard_radii[] = {0.5, 0.0};
 
-/* advance_once from the saved start with the spectral radius rho (the
- * contacts' energy d0 and the impulses' count impacts0 there). */
+/* Generalized-alpha's spectral radius for the next step. */
+static void set_radius(rod_rfem *r, double rho) {
+  r->contact->rho = rho;
+  rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+}
+
+/* Back to the saved start (the contacts' energy d0 and the impulses'
+ * count impacts0 there), to be stepped with the spectral radius rho. */
+static void restart(rod_rfem *r, double rho, double d0, long impacts0) {
+  rfem_restore(r);
+  r->contact->dissipated = d0;
+  r->contact->impacts = impacts0;
+  set_radius(r, rho);
+}
+
+/* advance_once from the saved start with the spectral radius rho. */
 static int retake(rod_rfem *r, double rho, double t_end, double d0,
                   long impacts0, rod_step_stats *st, double *force,
                   bool *impact) {
-  rfem_contacts *c = r->contact;
-  rfem_restore(r);
-  c->dissipated = d0;
-  c->impacts = impacts0;
-  c->rho = rho;
-  rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+  restart(r, rho, d0, impacts0);
   return advance_once(r, t_end, d0, st, force, impact);
+}
+
+/* J: how far the mechanical energy rose above e0 beyond what the contact
+ * forces F (N) may give while their points stay within the contact
+ * tolerance of the bodies, 2 tol F. */
+static double energy_excess(rod_rfem *r, double e0, double force) {
+  return current_energy(r) - e0 - 2.0 * r->contact->tol * fmax(force, 0.0);
 }
 
 /* advance_once on a closed rod, a step that had contacts or an impact and
@@ -514,9 +530,10 @@ static int guarded_once(rod_rfem *r, double t_end, int depth,
   if (!c->closed || r->drive.tip || status != ROD_OK || (force < 0 && !impact))
     return status;
   const double e0 = start_energy(r);
-  double excess = current_energy(r) - e0 - 2.0 * c->tol * fmax(force, 0.0);
+  double excess = energy_excess(r, e0, force);
   double best = excess, best_rho = rho, last_rho = rho;
-  for (int i = 0; i < 2 && excess > 0; i++) {
+  const int radii = sizeof guard_radii / sizeof guard_radii[0];
+  for (int i = 0; i < radii && excess > 0; i++) {
     if (guard_radii[i] >= rho)
       continue;
     last_rho = guard_radii[i];
@@ -525,9 +542,7 @@ static int guarded_once(rod_rfem *r, double t_end, int depth,
       c->retaken_half++;
     else
       c->retaken_zero++;
-    excess = status == ROD_OK
-                 ? current_energy(r) - e0 - 2.0 * c->tol * fmax(force, 0.0)
-                 : INFINITY;
+    excess = status == ROD_OK ? energy_excess(r, e0, force) : INFINITY;
     if (excess < best) {
       best = excess;
       best_rho = last_rho;
@@ -535,20 +550,14 @@ static int guarded_once(rod_rfem *r, double t_end, int depth,
   }
   if (excess > 0 && depth < 3) {
     /* half the span, each half guarded */
-    rfem_restore(r);
-    c->dissipated = d0;
-    c->impacts = impacts0;
-    c->rho = rho;
-    rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
+    restart(r, rho, d0, impacts0);
     c->halved++;
     return guarded_once(r, r->t + 0.5 * (t_end - r->t), depth + 1, st);
   }
   if (excess > 0 && best_rho != last_rho) /* the least breach stands */
     status = retake(r, best_rho, t_end, d0, impacts0, st, &force, &impact);
-  if (c->rho != rho) {
-    c->rho = rho;
-    rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
-  }
+  if (c->rho != rho)
+    set_radius(r, rho);
   return status;
 }
 
