@@ -388,6 +388,38 @@ START_TEST(failure_keeps_converged_steps) {
 }
 END_TEST
 
+/* A static state with a body between two grid nodes, which no node sees:
+ * rod_on_table.ini's wire as a Kirchhoff rod on 20 nodes (42 mm apart)
+ * over a bar of radius 0.2 mm between nodes 1 and 2, its top 6.5 um above
+ * the chord of the two nodes' lowest fibres (half the rod's sag over the
+ * interval): the chord passes through the bar. `static` and `run` refuse
+ * the grid as bad input: exit 2, one line naming the file, space.nodes,
+ * obstacle.bar and the node count that resolves it, and no file (before:
+ * exit 1 through the static failure, the state written). */
+START_TEST(thin_body_between_nodes_refused) {
+  make_dir();
+  write_file("sag.ini", "[rod]\nlength = 0.8\ndiameter = 1.42e-3\n"
+                        "bending_stiffness = 0.03803\ndensity = 7621\n"
+                        "[environment]\ngravity = 0 0 -9.81\n"
+                        "[base]\nposition = 0 0 0.00271\ndirection = 1 0 0\n"
+                        "[plane]\npoint = 0 0 0\nnormal = 0 0 1\n"
+                        "[time]\ndt = 0.03\nduration = 0.06\n"
+                        "[solver]\nbackend = kirchhoff\n[space]\nnodes = 20\n"
+                        "[obstacle.bar]\nshape = capsule\n"
+                        "center = 0.063225129 0 1.609247301e-03\naxis = 0 1 0\n"
+                        "radius = 2e-4\nhalf_length = 0.05\n");
+  expect_bad("static sag.ini -o s.h5",
+             "sag.ini: space.nodes: ", "obstacle.bar between nodes 1 and 2");
+  expect_bad("static sag.ini -o s.h5", "set space.nodes = 4001 or more", NULL);
+  expect_bad("run sag.ini -o r.h5", "sag.ini: space.nodes: ", "obstacle.bar");
+  char path[512];
+  snprintf(path, sizeof path, "%s/s.h5", dir);
+  ck_assert_msg(access(path, F_OK) != 0, "s.h5 written");
+  snprintf(path, sizeof path, "%s/r.h5", dir);
+  ck_assert_msg(access(path, F_OK) != 0, "r.h5 written");
+}
+END_TEST
+
 /* Read dir/NAME into buf. */
 static void read_file(const char *name, char *buf, size_t size) {
   char path[512];
@@ -451,6 +483,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, chain_warnings);
   tcase_add_test(tc, euler_statics_warns);
   tcase_add_test(tc, realtime_ratio_is_simulated_over_wall);
+  tcase_add_test(tc, thin_body_between_nodes_refused);
   suite_add_tcase(s, tc);
   return s;
 }

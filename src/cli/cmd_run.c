@@ -327,6 +327,13 @@ static int run_common(int argc, char **argv, bool static_only) {
              rod_strerror(cst));
     return CLI_FAILED;
   }
+  if (st == ROD_EINVAL && kept == 0) {
+    /* the static state refused as the input's (a body between two grid
+     * nodes): one line naming the key, no file */
+    unlink(sc.output.file);
+    cli_print_error(&err);
+    return CLI_BAD_INPUT;
+  }
   if (st != ROD_OK) {
     cli_fail("%s: %s; %d samples kept in %s", sc.source, why, res.samples,
              sc.output.file);

@@ -379,6 +379,9 @@ bool kr_contact_straddle_note(const rod_kirchhoff *k, char *note, size_t n);
 /* The last step passed a node through a body, or left a body between two
  * nodes: true, and why in kr_contact_refusal. */
 bool kr_contact_passed_through(rod_kirchhoff *k);
+/* The centreline of the last sweep passes through a body between two
+ * nodes (kr_contact_straddle_note): true, and why in kr_contact_refusal. */
+bool kr_contact_straddle_refused(rod_kirchhoff *k);
 const char *kr_contact_refusal(const rod_kirchhoff *k);
 void kr_contact_refusal_clear(rod_kirchhoff *k);
 /* The positions of kr_contact_save, and of the accepted step. */

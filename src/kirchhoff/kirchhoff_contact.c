@@ -1048,6 +1048,11 @@ bool kr_contact_passed_through(rod_kirchhoff *k) {
   return kr_contact_straddle_note(k, c->refusal, sizeof c->refusal);
 }
 
+bool kr_contact_straddle_refused(rod_kirchhoff *k) {
+  return kr_contact_straddle_note(k, k->contact->refusal,
+                                  sizeof k->contact->refusal);
+}
+
 const char *kr_contact_refusal(const rod_kirchhoff *k) {
   return k->contact->refusal;
 }

@@ -405,9 +405,11 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
         return s;
       k->history_kind = kr_choose_history(k); /* for the grid's intervals */
     }
-    if (kr_contact_straddle_note(k, k->static_report.note,
-                                 sizeof k->static_report.note))
-      k->static_report.stable = 0; /* no result */
+    /* a body between two nodes, which no node sees: the grid is too
+     * coarse for it, refused as the input's (kr_contact_refusal names the
+     * body and the space.nodes that resolves it) */
+    if (kr_contact_straddle_refused(k))
+      return ROD_EINVAL;
   }
   kr_postprocess(k);
   kr_rest_history(k);
@@ -510,6 +512,8 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   rod_static_report *rep = &k->static_report;
   memset(rep, 0, sizeof *rep);
   rep->stable = -1;
+  if (k->contact)
+    kr_contact_refusal_clear(k);
   rod_bdf_coeffs zero = {0, 0, 0, 0};
   kr_set_coefficients(k, &zero, false);
   kr_set_loads(k, 0.0, true);

@@ -14,7 +14,9 @@ typedef struct rod_backend_ops {
   int (*create)(const rod_scenario *sc, void **self, rod_error *err);
   void (*destroy)(void *self);
   /* Static equilibrium: the t = 0 state (the static state,
-   * docs/scenario.md). */
+   * docs/scenario.md). ROD_EINVAL when the state is refused as the
+   * input's: a body between two grid nodes, which refusal() names with the
+   * space.nodes that resolves it. */
   int (*solve_static)(void *self, rod_step_stats *st);
   /* How the static state was found (may be NULL: not checked). */
   void (*static_report)(void *self, rod_static_report *rep);
@@ -32,8 +34,9 @@ typedef struct rod_backend_ops {
    * rod_step_stats.rejected and report their error when it exceeds tol (m;
    * INFINITY: accept whatever the error). */
   void (*set_tolerance)(void *self, double tol);
-  /* Why the last step failed when it refused a state rather than failed
-   * to converge (a body passed through); "" otherwise (may be NULL). */
+  /* Why the last step or static solve failed when it refused a state
+   * rather than failed to converge (a body passed through); "" otherwise
+   * (may be NULL). */
   const char *(*refusal)(void *self);
 } rod_backend_ops;
 

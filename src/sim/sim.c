@@ -414,6 +414,18 @@ int rod_sim_static(rod_sim *sim) {
   int status = sim->ops->solve_static(sim->self, &st);
   double wall = now() - w0;
   sim->cur_valid = false;
+  const char *why_refused = status == ROD_EINVAL && sim->ops->refusal
+                                ? sim->ops->refusal(sim->self)
+                                : "";
+  if (why_refused[0]) { /* the grid cannot hold the state: bad input */
+    sim->failed = true;
+    sim->res.status = status;
+    snprintf(sim->res.message, sizeof sim->res.message, "static state: %s",
+             why_refused);
+    fail(sim, status, "space.nodes", "%s", sim->res.message);
+    sim->res.wall_time = now() - sim->t_created;
+    return status;
+  }
   if (status != ROD_OK) {
     sim->failed = true;
     sim->res.status = status;
