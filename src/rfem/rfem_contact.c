@@ -54,6 +54,8 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->Gn);
   free(c->bn);
   free(c->ln);
+  free(c->qdd_last);
+  free(c->qdd_now);
   free(c);
 }
 
@@ -122,6 +124,8 @@ int rfem_contact_create(rod_rfem *r) {
   c->Gn = calloc(cap * cap, sizeof(double));
   c->bn = calloc(cap, sizeof(double));
   c->ln = calloc(cap, sizeof(double));
+  c->qdd_last = calloc(nf, sizeof(double));
+  c->qdd_now = calloc(nf, sizeof(double));
   c->gscale = 1.0;
   r->contact = c;
   if (!c->c || !c->applied || !c->list || !c->applied_force || !c->torque ||
@@ -130,7 +134,7 @@ int rfem_contact_create(rod_rfem *r) {
       !c->full_x || !c->solver || !c->loads || !c->H || !c->dq ||
       !c->out_force || !c->out_active || !c->pred || !c->gprev || !c->nu ||
       !c->lam || !c->dnu || !c->u0 || !c->U || !c->W || !c->slot_pos ||
-      !c->ilist || !c->fresh_q)
+      !c->ilist || !c->fresh_q || !c->qdd_last || !c->qdd_now)
     return ROD_ENOMEM;
   return ROD_OK;
 }

@@ -110,6 +110,13 @@ typedef struct rfem_contacts {
   double rho;
   bool closed;
   long retaken_half, retaken_zero, halved;
+  /* the true accelerations of the free joints at the starts of the last
+   * two guarded steps (times t_last, t_now; nfree each): the slope of
+   * qdd that carries the algorithmic acceleration from one radius to
+   * another (rfem_contact_nsga.c) */
+  double *qdd_last, *qdd_now;
+  double t_last, t_now;
+  int history; /* how many of the two are set */
 
   double dissipated;       /* J, since t = 0 */
   long impacts;            /* impulses applied since t = 0 */

@@ -487,20 +487,89 @@ static void set_radius(rod_rfem *r, double rho) {
   rod_genalpha_set_params(r->ga, rod_genalpha_params_from_radius(rho));
 }
 
+/* The lag of generalized-alpha's algorithmic acceleration at the radius
+ * rho, in steps: a_n = qdd(t_n + lag h) + O(h^2), lag = alpha_m - alpha_f
+ * = (rho - 1) / (rho + 1) (0.9: -0.053; 0.5: -1/3; 0: -1). */
+static double lag(double rho) { return (rho - 1.0) / (rho + 1.0); }
+
+/* The generalized-alpha state with the algorithmic acceleration of the
+ * radius rho for a step of h: a = qdd + lag h s, s (rad/s^3, nfree) the
+ * slope of the true accelerations. A change of the radius that kept a
+ * would leave it (lag' - lag) h s off (0.9 to 0: 0.95 h s), a velocity
+ * error of about h^2 s in the next step. */
+static void set_lag(rod_rfem *r, double rho, double h, const double *slope) {
+  const int nf = r->nfree;
+  const size_t bytes = (size_t)nf * sizeof(double);
+  const double *qdd = rod_genalpha_qdd(r->ga);
+  double *q = r->contact->U, *v = r->contact->W; /* free between steps */
+  double *acc = r->full, *a = r->tau2;
+  memcpy(q, rod_genalpha_q(r->ga), bytes);
+  memcpy(v, rod_genalpha_v(r->ga), bytes);
+  memcpy(acc, qdd, bytes);
+  for (int i = 0; i < nf; i++)
+    a[i] = qdd[i] + lag(rho) * h * slope[i];
+  rod_genalpha_init(r->ga, rod_genalpha_time(r->ga), q, v, acc, a);
+}
+
 /* Back to the saved start (the contacts' energy d0 and the impulses'
- * count impacts0 there), to be stepped with the spectral radius rho. */
-static void restart(rod_rfem *r, double rho, double d0, long impacts0) {
+ * count impacts0 there), to be stepped over h with the spectral radius
+ * rho: a radius other than the scenario's starts from the algorithmic
+ * acceleration of its own lag, with the slope of qdd over the last step
+ * (before there is one, the saved acceleration stands). */
+static void restart(rod_rfem *r, double rho, double d0, long impacts0,
+                    double h) {
+  rfem_contacts *c = r->contact;
   rfem_restore(r);
-  r->contact->dissipated = d0;
-  r->contact->impacts = impacts0;
+  c->dissipated = d0;
+  c->impacts = impacts0;
   set_radius(r, rho);
+  if (rho == r->sc.rfem.spectral_radius || c->history < 2 ||
+      !(c->t_now > c->t_last))
+    return;
+  double *slope = r->extra; /* nlinks >= nfree */
+  for (int i = 0; i < r->nfree; i++)
+    slope[i] = (c->qdd_now[i] - c->qdd_last[i]) / (c->t_now - c->t_last);
+  set_lag(r, rho, h, slope);
+}
+
+/* After a step retaken with another radius (from the saved start to the
+ * current state): the scenario's radius rho again, with its lag and the
+ * slope of qdd over that step. */
+static void back_to_radius(rod_rfem *r, double rho) {
+  set_radius(r, rho);
+  const double span = r->t - r->saved_t;
+  if (r->contact->history < 2 || !(span > 0))
+    return;
+  const double *qdd1 = rod_genalpha_qdd(r->ga);
+  const double *qdd0 = r->saved_ga + 2 * (size_t)r->nfree;
+  double *slope = r->extra;
+  for (int i = 0; i < r->nfree; i++)
+    slope[i] = (qdd1[i] - qdd0[i]) / span;
+  set_lag(r, rho, span, slope);
+}
+
+/* The true accelerations at the start of a guarded step, kept with the
+ * last one's for restart's slope. */
+static void record_start(rod_rfem *r) {
+  rfem_contacts *c = r->contact;
+  if (c->history > 0 && r->t == c->t_now) /* a half of the same step */
+    return;
+  double *t = c->qdd_last;
+  c->qdd_last = c->qdd_now;
+  c->qdd_now = t;
+  c->t_last = c->t_now;
+  memcpy(c->qdd_now, rod_genalpha_qdd(r->ga),
+         (size_t)r->nfree * sizeof(double));
+  c->t_now = r->t;
+  if (c->history < 2)
+    c->history++;
 }
 
 /* advance_once from the saved start with the spectral radius rho. */
 static int retake(rod_rfem *r, double rho, double t_end, double d0,
                   long impacts0, rod_step_stats *st, double *force,
                   bool *impact) {
-  restart(r, rho, d0, impacts0);
+  restart(r, rho, d0, impacts0, t_end - r->saved_t);
   return advance_once(r, t_end, d0, st, force, impact);
 }
 
@@ -526,6 +595,8 @@ static int guarded_once(rod_rfem *r, double t_end, int depth,
   const long impacts0 = c->impacts;
   double force;
   bool impact;
+  if (c->closed && !r->drive.tip)
+    record_start(r);
   int status = advance_once(r, t_end, d0, st, &force, &impact);
   if (!c->closed || r->drive.tip || status != ROD_OK || (force < 0 && !impact))
     return status;
@@ -550,14 +621,14 @@ static int guarded_once(rod_rfem *r, double t_end, int depth,
   }
   if (excess > 0 && depth < 3) {
     /* half the span, each half guarded */
-    restart(r, rho, d0, impacts0);
+    restart(r, rho, d0, impacts0, t_end - r->saved_t);
     c->halved++;
     return guarded_once(r, r->t + 0.5 * (t_end - r->t), depth + 1, st);
   }
   if (excess > 0 && best_rho != last_rho) /* the least breach stands */
     status = retake(r, best_rho, t_end, d0, impacts0, st, &force, &impact);
   if (c->rho != rho)
-    set_radius(r, rho);
+    back_to_radius(r, rho);
   return status;
 }
 
