@@ -339,6 +339,15 @@ void kr_contact_hold_euler(rod_kirchhoff *k, int steps);
 void kr_contact_scale_restitution(rod_kirchhoff *k, double scale);
 /* Some node under the velocity law of an impact is pushed. */
 bool kr_contact_rebounds(const rod_kirchhoff *k);
+/* Some node struck a body with restitution (e > 0 in this step) and is
+ * not under the velocity law: the step is to be taken again with it. */
+bool kr_contact_struck_rebounding(const rod_kirchhoff *k);
+/* The forces at the step's end gave the rod the impulse F T (T in s):
+ * 1 / c0 of the step's scheme, the velocity's response to F (dt by
+ * backward Euler, about dt / 2 by BDF-alpha at alpha = -0.48). Their
+ * work over the accepted step is the impulse times the node's mean
+ * velocity (kr_contact_accept). */
+void kr_contact_impulse_time(rod_kirchhoff *k, double T);
 
 /* kirchhoff_contact_step.c: a time step to t with contact, the scheme
  * chosen by the contacts' state (c receives the coefficients taken). */

@@ -60,6 +60,8 @@ struct kr_contact {
   double gap_min;          /* m */
   double *pos_before;      /* m, nodes x 3: the accepted positions */
   double dissipated;       /* J: the energy the contacts took since t = 0 */
+  double impulse_time;     /* s: the forces F at the step's end gave the rod
+                              the impulse F impulse_time */
   double *fn_before; /* N, nodes: the normal forces of the accepted step */
   /* impacts with restitution (Moreau-Jean's law at the velocity level) */
   signed char *vlaw; /* nodes: the velocity law holds in this step */
@@ -149,6 +151,7 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->vnorm = calloc(3 * N, sizeof(double));
   c->w_before = calloc(N, sizeof(double));
   c->since_impact = KR_CONTACT_RESTART;
+  c->impulse_time = k->sc.time.dt;
   const rod_scenario *sc = &k->sc;
   c->closed = !sc->motor.enabled && sc->loads.count == 0 &&
               !sc->impulse.enabled && v3_norm(sc->tip.force) == 0 &&
@@ -820,6 +823,21 @@ bool kr_contact_rebounds(const rod_kirchhoff *k) {
   return false;
 }
 
+bool kr_contact_struck_rebounding(const rod_kirchhoff *k) {
+  const kr_contact *c = k->contact;
+  if (!c->restitution || !(c->e_scale > 0))
+    return false;
+  for (int i = 1; i < c->nodes; i++)
+    if (c->f[3 * i] > 0 && !(c->fn_before[i] > 0) && !c->vlaw[i] &&
+        c->world.item[body_of(k, i)].restitution > 0)
+      return true;
+  return false;
+}
+
+void kr_contact_impulse_time(rod_kirchhoff *k, double T) {
+  k->contact->impulse_time = T;
+}
+
 void kr_contact_hold_euler(rod_kirchhoff *k, int steps) {
   k->contact->euler_hold = steps;
 }
@@ -840,14 +858,15 @@ void kr_contact_accept(rod_kirchhoff *k, bool work) {
     const double *p = k->sol_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
     double d[3];
     v3_sub(d, p, c->pos_before + 3 * i);
-    if (work && c->vlaw[i]) /* an impulse F dt: its work is F dt times
+    if (work && c->vlaw[i]) /* an impulse F T: its work is F T times
                                the mean of v_n- and v_n+ */
       c->dissipated -=
-          c->f[3 * i] * k->sc.time.dt * 0.5 *
+          c->f[3 * i] * c->impulse_time * 0.5 *
           (c->vn_before[i] +
            normal_speed(k->sol_y + (size_t)i * KR_NODE, c->vnorm + 3 * i));
-    else if (work)
-      c->dissipated -= v3_dot(k->contact_jump + 3 * i, d);
+    else if (work) /* F T times the mean velocity d / dt */
+      c->dissipated -= v3_dot(k->contact_jump + 3 * i, d) *
+                       (c->impulse_time / k->sc.time.dt);
     v3_copy(c->pos_before + 3 * i, p);
     c->fn_before[i] = c->f[3 * i];
   }
