@@ -779,7 +779,7 @@ static double first_rebound(const rod_backend_ops *ops, rod_scenario sc,
  * by every impact scheme tried), 7.7 % below: the time integrators damp the
  * modes an impact excites above about 1 / dt, which RK4 keeps on the chain
  * (the chain under generalized-alpha, rho_inf = 0.9, which damps them too:
- * 116.3 to 121.7 mm on 20 and 80 elements at dt = 1 ms to 62.5 us).
+ * 117.4 to 122.7 mm on 20 and 80 elements at dt = 1 ms to 62.5 us).
  * Impact steps by the step's own scheme: 106.6, 115.5, 115.7, 117.3 mm at
  * dt = 2, 1, 0.5, 0.25 ms; by backward Euler (before) 96.3, 103.6, 110.3,
  * 116.0 mm. Held: the apex's time within 2 ms of the chain's, its height
