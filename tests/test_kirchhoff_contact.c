@@ -329,8 +329,9 @@ END_TEST
  * table's restitution e): at every step no node deeper than the contact
  * tolerance, every force pushing along the table's normal, the mechanical
  * energy never growing in a step where a force pushes, at its end or its
- * start (impacts and the step after them by backward Euler, releases and
- * persistent contact by BDF2, the others BDF-alpha); within a free flight
+ * start (impacts by the step's scheme, the step after them by backward
+ * Euler, releases and persistent contact by BDF2, the others BDF-alpha);
+ * within a free flight
  * (from the end of its first step) never above its value there by more
  * than the rod's own rise in a step without the table; the energy the
  * contacts took growing (to the work of a pressed node moving within the
