@@ -177,3 +177,14 @@ void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
   if (der && Hs_ends)
     accept(h, c->c0, der, Hs_ends, h->der1, h->rate_der);
 }
+
+size_t rod_history_levels(rod_history *h, double *arr[6], int *width) {
+  arr[0] = h->val1;
+  arr[1] = h->der1;
+  arr[2] = h->val2;
+  arr[3] = h->der2;
+  arr[4] = h->rate;
+  arr[5] = h->rate_der;
+  *width = h->width;
+  return h->count;
+}

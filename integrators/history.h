@@ -14,6 +14,7 @@
 #define ROD_HISTORY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "integrators/bdf.h"
 
@@ -53,5 +54,12 @@ void rod_history_point_terms(const rod_history *h, const rod_bdf_coeffs *c,
 void rod_history_push(rod_history *h, const rod_bdf_coeffs *c,
                       const double *val, const double *der,
                       const double *H_ends, const double *Hs_ends);
+
+/* The stored levels, for carrying the history onto a moved grid (the
+ * records' places change, their layout does not): arr receives val1, der1,
+ * val2, der2, rate, rate_der (levels i-1 and i-2 and the rate at i-1, each
+ * `count` records of `width` values, packed); returns count, *width the
+ * width. */
+size_t rod_history_levels(rod_history *h, double *arr[6], int *width);
 
 #endif

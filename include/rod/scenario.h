@@ -189,6 +189,7 @@ typedef struct {
     int nodes;
     rod_space_kind integrator;
     rod_history_kind history;
+    bool follow_contact; /* a node follows each contact boundary on a plane */
   } space;
   struct {
     rod_backend_kind backend;

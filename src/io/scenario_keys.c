@@ -199,6 +199,11 @@ const key_def rod_keys[] = {
       "history of the BDF formula at RK4's inner stages: stage (a record "
       "per stage), hermite (cubic interpolation), linear (the paper's); "
       "auto picks the stable one"),
+    B("space", "follow_contact", space.follow_contact, "true",
+      "true: in a run a grid node follows each boundary where the rod "
+      "leaves a plane it lies on, the samples interpolated onto the static "
+      "state's grid (docs/contact.md); false: the static state's grid "
+      "throughout"),
     E("solver", "backend", solver.backend, "kirchhoff", backend_names,
       "kirchhoff (the continuous rod) or rfem (rigid elements and joints)"),
     D("solver", "tolerance", solver.tolerance, "1e-8", RANGE_POSITIVE, 0, 0, "",

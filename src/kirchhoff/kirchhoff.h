@@ -31,6 +31,9 @@ enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 /* Point loads along the rod: the impulse and every [load.NAME]. */
 enum { KR_MAX_POINTS = ROD_MAX_LOADS + 1 };
 
+/* Contact boundaries a moving grid follows at once (kirchhoff_regrid.c). */
+enum { KR_KINKS = 8 };
+
 /* Past solutions kept for the predictor. */
 enum { KR_PAST = 5 };
 
@@ -177,6 +180,21 @@ typedef struct rod_kirchhoff {
   kr_contact *contact;             /* NULL: the scenario has no bodies */
   double *contact_jump; /* N, nodes x 3, world: the contact force at each
                            node, where n jumps by -F; NULL without bodies */
+
+  /* The grid in time (kirchhoff_regrid.c): the output grid (the static
+   * state's, /rod/s), the nodes at the planes' contact boundaries of the
+   * current grid (the interpolation never crosses them), the moves so far
+   * and workspaces. */
+  double *s_out;
+  int nkinks;
+  int kink[KR_KINKS];
+  int regrids;
+  double *rg_s;     /* nodes: the grid before a move */
+  double *rg_buf;   /* the largest array carried */
+  double *rg_node;  /* nodes x 16: sample quantities on the current grid */
+  double *rg_scale; /* nodes: the contact forces' scale */
+  double *out_cforce;
+  signed char *out_cactive;
 
   /* Runge-Kutta schemes in time (time.scheme != bdf-alpha;
    * kirchhoff_dirk.c): the table, the one for a start without a known
@@ -404,6 +422,43 @@ void kr_contact_sample(rod_kirchhoff *k, rod_sample *out);
  * span and a stretch lying on a plane, the contact solved again until the
  * boundaries stay (docs/contact.md); the grid's other nodes as built. */
 int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st);
+
+/* kirchhoff_touchdown.c: the boundaries of the last sweep's stretches
+ * lying on planes (where a free span leaves one): each boundary's node
+ * (its stretch's first or last pressed node, ascending) and the zero of
+ * the free span's moment across the plane; returns how many, at most
+ * max. */
+int kr_contact_plane_boundaries(const rod_kirchhoff *k, int *node, double *zero,
+                                int max);
+
+/* kirchhoff_touchdown.c: the intervals and everything the grid's
+ * arclengths set, after they changed. */
+void kr_grid_changed(rod_kirchhoff *k);
+
+/* kirchhoff_regrid.c: the grid in time (docs/contact.md, "The grid in
+ * time"). Workspaces (at creation), the output grid (after the static
+ * state), and before each step: when a boundary of a stretch lying on a
+ * plane has left its node, the node moves to it, the grid is uniform again
+ * on each side, and the history, the past solutions and the contacts'
+ * records are carried onto it; the samples are interpolated onto the
+ * output grid. */
+int kr_regrid_alloc(rod_kirchhoff *k);
+void kr_regrid_free(rod_kirchhoff *k);
+void kr_regrid_static_done(rod_kirchhoff *k);
+void kr_regrid(rod_kirchhoff *k);
+/* The move itself: the nodes node[0 .. nk - 1] (ascending, not the clamp,
+ * the tip or a point load's) to the arclengths z, uniform between them;
+ * false, nothing changed, when a stretch would not be whole. */
+bool kr_regrid_to(rod_kirchhoff *k, const int *node, const double *z, int nk);
+/* The accepted solution on the output grid into the out_* arrays, and
+ * the contact forces split onto it into out (only after a move; the grid
+ * is the output grid otherwise). */
+void kr_regrid_sample(rod_kirchhoff *k);
+void kr_regrid_sample_contact(rod_kirchhoff *k, rod_sample *out);
+/* kirchhoff_contact.c: the contacts' records after the grid moved: the
+ * forces scaled node by node (scale, NULL: kept), the accepted and saved
+ * positions the solution's (moved) ones. */
+void kr_contact_regridded(rod_kirchhoff *k, const double *scale);
 
 /* kirchhoff_backend.c: the history between the nodes for the grid
  * (space.history; auto by the longest interval's k h) */

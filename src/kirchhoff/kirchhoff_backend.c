@@ -48,6 +48,7 @@ static void destroy(void *self) {
   free(k->out_vel);
   free(k->out_n);
   free(k->out_m);
+  kr_regrid_free(k);
   free(k);
 }
 
@@ -301,7 +302,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_mid || !k->ybuf || !k->node_y || !k->sol_y || !k->rec_val ||
       !k->rec_der || !k->out_pos || !k->out_quat || !k->out_vel || !k->out_n ||
       !k->out_m || !k->hist || !k->stage_hist || !k->stage_val ||
-      !k->stage_ps || !k->shoot || !k->pt) {
+      !k->stage_ps || !k->shoot || !k->pt || kr_regrid_alloc(k) != ROD_OK) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -377,7 +378,9 @@ void kr_add_stats(rod_step_stats *st, const rod_shooting_stats *s) {
 }
 
 static int solve_static(void *self, rod_step_stats *st) {
-  return kr_solve_static(self, st);
+  const int status = kr_solve_static(self, st);
+  kr_regrid_static_done(self);
+  return status;
 }
 
 static void static_report(void *self, rod_static_report *rep) {
@@ -637,6 +640,7 @@ static int step(void *self, double t, rod_step_stats *st) {
   rod_bdf_coeffs c = kr_step_coefficients(k);
   bool modified;
   double x[6];
+  kr_regrid(k);
   kr_prepare_prediction(k);
   int status;
   if (k->contact) {
@@ -664,8 +668,8 @@ static int step(void *self, double t, rod_step_stats *st) {
   return ROD_OK;
 }
 
-static int sample(void *self, rod_sample *out) {
-  rod_kirchhoff *k = self;
+/* The accepted solution at the nodes, right limits. */
+static void sample_nodes(rod_kirchhoff *k) {
   for (int j = 0; j < k->nodes; j++) {
     const double *y = k->sol_y + (size_t)j * KR_NODE;
     double R[9], hn = 0;
@@ -681,8 +685,17 @@ static int sample(void *self, rod_sample *out) {
     v3_copy(k->out_n + 3 * j, y + ROD_Y_N);
     v3_copy(k->out_m + 3 * j, y + ROD_Y_M);
   }
+}
+
+static int sample(void *self, rod_sample *out) {
+  rod_kirchhoff *k = self;
+  const bool moved = k->regrids > 0; /* interpolated onto the output grid */
+  if (moved)
+    kr_regrid_sample(k);
+  else
+    sample_nodes(k);
   out->points = k->nodes;
-  out->s = k->s;
+  out->s = k->s_out;
   out->position = k->out_pos;
   out->orientation = k->out_quat;
   out->velocity = k->out_vel;
@@ -691,8 +704,11 @@ static int sample(void *self, rod_sample *out) {
   out->kinetic = k->energy.kinetic;
   out->elastic = k->energy.elastic;
   out->gravity = k->energy.gravity;
-  if (k->contact)
+  if (k->contact) {
     kr_contact_sample(k, out);
+    if (moved)
+      kr_regrid_sample_contact(k, out);
+  }
   return ROD_OK;
 }
 

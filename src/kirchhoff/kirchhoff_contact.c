@@ -885,6 +885,21 @@ void kr_contact_follow_normals(rod_kirchhoff *k) {
   apply_forces(k);
 }
 
+void kr_contact_regridded(rod_kirchhoff *k, const double *scale) {
+  kr_contact *c = k->contact;
+  for (int i = 0; i < c->nodes; i++) {
+    if (scale) {
+      v3_scale(c->f + 3 * i, scale[i], c->f + 3 * i);
+      v3_scale(c->saved + 3 * i, scale[i], c->saved + 3 * i);
+      c->fn_before[i] *= scale[i];
+    }
+    const double *p = k->sol_y + (size_t)i * KR_NODE + ROD_NY + ROD_Q_P;
+    v3_copy(c->pos_before + 3 * i, p);
+    v3_copy(c->saved_pos + 3 * i, p);
+  }
+  apply_forces(k);
+}
+
 void kr_contact_reset(rod_kirchhoff *k) {
   memset(k->contact->f, 0, 3 * (size_t)k->nodes * sizeof(double));
   apply_forces(k);

@@ -210,6 +210,19 @@ static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
   return nb;
 }
 
+int kr_contact_plane_boundaries(const rod_kirchhoff *k, int *node, double *zero,
+                                int max) {
+  kr_boundary bd[KR_BOUNDARIES];
+  const int nb = find_boundaries(k, bd);
+  int n = 0;
+  for (int b = 0; b < nb && n < max; b++)
+    if (bd[b].side != 0) {
+      node[n] = bd[b].node;
+      zero[n++] = bd[b].zero;
+    }
+  return n;
+}
+
 /* A boundary keeps its node while it lies within this many intervals of
  * the node's place in proportion: near the middle of an interval it would
  * otherwise hop between its two nodes. */
@@ -275,8 +288,7 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
   return true;
 }
 
-/* The intervals and everything the grid's arclengths set. */
-static void grid_changed(rod_kirchhoff *k) {
+void kr_grid_changed(rod_kirchhoff *k) {
   k->len_max = 0;
   for (int j = 0; j < k->intervals; j++) {
     k->len[j] = k->s[j + 1] - k->s[j];
@@ -309,12 +321,12 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
         return ROD_OK;
     if (!place_nodes(k, z, nb, used, nb == nl ? nl : 0))
       return ROD_OK;
-    grid_changed(k);
+    kr_grid_changed(k);
     kr_contact_follow_normals(k);
     memcpy(x0, x, sizeof x0);
     if (kr_contact_static(k, x, st) != ROD_OK) { /* back to the last grid */
       place_nodes(k, zl, nl, used, 0);
-      grid_changed(k);
+      kr_grid_changed(k);
       memcpy(x, x0, sizeof x0);
       return kr_contact_static(k, x, st);
     }
@@ -339,6 +351,6 @@ bool kr_contact_node_into(rod_kirchhoff *k, int j, double at) {
   if (!movable(k, i) || !(z > k->s[i - 1] && z < k->s[i + 1]))
     return false;
   k->s[i] = z;
-  grid_changed(k);
+  kr_grid_changed(k);
   return true;
 }
