@@ -20,6 +20,7 @@ void rfem_contact_free(rfem_contacts *c) {
   free(c->torque);
   free(c->slot_force);
   free(c->J);
+  free(c->Jp);
   free(c->Y);
   free(c->G);
   free(c->b);
@@ -92,6 +93,7 @@ int rfem_contact_create(rod_rfem *r) {
   c->torque = calloc(nl, sizeof(double));
   c->slot_force = calloc(3 * (size_t)w.count * c->nslots, sizeof(double));
   c->J = calloc(rows * nf, sizeof(double));
+  c->Jp = calloc(rows, sizeof(double));
   c->Y = calloc(rows * nf, sizeof(double));
   c->G = calloc(rows * rows, sizeof(double));
   c->b = calloc(rows, sizeof(double));
@@ -129,9 +131,9 @@ int rfem_contact_create(rod_rfem *r) {
   c->gscale = 1.0;
   r->contact = c;
   if (!c->c || !c->applied || !c->list || !c->applied_force || !c->torque ||
-      !c->slot_force || !c->J || !c->Y || !c->G || !c->b || !c->l || !c->l0 ||
-      !c->l1 || !c->fbuf || !c->xstart || !c->index || !c->mu || !c->full_b ||
-      !c->full_x || !c->solver || !c->loads || !c->H || !c->dq ||
+      !c->slot_force || !c->J || !c->Jp || !c->Y || !c->G || !c->b || !c->l ||
+      !c->l0 || !c->l1 || !c->fbuf || !c->xstart || !c->index || !c->mu ||
+      !c->full_b || !c->full_x || !c->solver || !c->loads || !c->H || !c->dq ||
       !c->out_force || !c->out_active || !c->pred || !c->gprev || !c->nu ||
       !c->lam || !c->dnu || !c->u0 || !c->U || !c->W || !c->slot_pos ||
       !c->ilist || !c->fresh_q || !c->qdd_last || !c->qdd_now)
@@ -280,6 +282,11 @@ int rfem_contact_jacobian(rod_rfem *r, const rfem_contact *list, int n,
         c->J[(k * rows_per + q) + (size_t)(j - f0) * ld] =
             v3_dot(ct->frame + 3 * q, col);
     }
+    double col[3] = {0, 0, 0}; /* a prescribed joint 0 moves every point */
+    if (f0 > 0)
+      joint_motion(r, 0, x, col);
+    for (int q = 0; q < rows_per; q++)
+      c->Jp[k * rows_per + q] = v3_dot(ct->frame + 3 * q, col);
   }
   return rows;
 }

@@ -63,9 +63,11 @@ typedef struct rfem_contacts {
   double *slot_force;    /* bodies x nslots x 3: the last step's end forces */
 
   /* the contact problem */
-  double *J; /* rows_max x nfree, column-major: the contact rows */
-  double *Y; /* nfree x rows_max: (M + diag(extra))^-1 J^T */
-  double *G; /* rows_max^2: the Delassus matrix */
+  double *J;  /* rows_max x nfree, column-major: the contact rows */
+  double *Jp; /* rows_max: the rows' column of a prescribed joint 0 (the
+                 motor's turn moves the points too), 0 without one */
+  double *Y;  /* nfree x rows_max: (M + diag(extra))^-1 J^T */
+  double *G;  /* rows_max^2: the Delassus matrix */
   double *b, *l, *l0, *l1, *mu;
   double *fbuf;   /* 6 x capacity: forces by contact, world */
   double *xstart; /* 3 x capacity: contact points at the step's start */
@@ -188,7 +190,8 @@ int rfem_contact_set_primal(rod_rfem *r);
  * holds a warm start): the dual active-set method without friction,
  * Gauss-Seidel on the cones with. */
 int rfem_contact_solve(rod_rfem *r, const rfem_contact *list, int n);
-/* u = J v (rows of c->J) for the full link rates v. */
+/* u = J v (rows of c->J) for the full link rates v: the free joints'
+ * share and a prescribed joint 0's (the clamp a motor turns). */
 void rfem_contact_rates(const rod_rfem *r, int rows, const double *v,
                         double *u);
 

@@ -64,7 +64,7 @@ void rfem_contact_rates(const rod_rfem *r, int rows, const double *v,
   const rfem_contacts *c = r->contact;
   const int f0 = r->first_free;
   for (int i = 0; i < rows; i++) {
-    double s = 0;
+    double s = f0 > 0 ? c->Jp[i] * v[0] : 0.0;
     for (int j = 0; j < r->nfree; j++)
       s += c->J[i + (size_t)j * rows] * v[f0 + j];
     u[i] = s;
@@ -94,8 +94,8 @@ static int impulse_primal(rod_rfem *r, int n, const double *u) {
   for (int b = 0; b < nf; b++) /* pack the free block in place */
     for (int a = 0; a < nf; a++)
       c->M[a + (size_t)b * nf] = c->M[(f0 + a) + (size_t)(f0 + b) * nl];
-  for (int k = 0; k < n; k++)
-    c->b[k] = -c->c[k].e * fmin(u[k], 0.0);
+  for (int k = 0; k < n; k++) /* J v+ + Jp v0 >= -e min(u-, 0) */
+    c->b[k] = -c->c[k].e * fmin(u[k], 0.0) - (f0 > 0 ? c->Jp[k] * r->v[0] : 0);
   double *v = c->vbuf;
   const double before = rod_chain_kinetic_energy(r->chain);
   int st = rod_contact_primal(c->solver, nf, n, c->M, r->v + f0, c->J, c->b, v,
