@@ -668,13 +668,16 @@ START_TEST(genalpha_tip_against_rk45) {
 }
 END_TEST
 
-/* The mechanical energy (J) at t_end of cantilever_table.ini's chain (10
- * elements, no air drag) under integrator integ with steps of dt. */
-static double energy_after(int integ, double dt, double t_end) {
+/* cantilever_table.ini's chain on segments elements (no air drag) under
+ * integrator integ with steps of dt, run to t_end (through its first
+ * contact): its mechanical energy there (J), and its tip into tip (3) if
+ * not NULL. */
+static double chain_after(int integ, int segments, double dt, double t_end,
+                          double *tip) {
   rod_scenario sc;
   rod_test_load(&sc, "cantilever_table.ini");
   sc.rod.drag = 0;
-  sc.rfem.segments = 10;
+  sc.rfem.segments = segments;
   sc.time.dt = dt;
   integrator = integ;
   rod_step_stats st;
@@ -685,6 +688,8 @@ static double energy_after(int integ, double dt, double t_end) {
     ck_assert_int_eq(rod_backend_rfem.step(r, k * dt, &st), ROD_OK);
   ck_assert_int_eq(rod_backend_rfem.sample(r, &s), ROD_OK);
   ck_assert(r->contact->impacts > 0);
+  if (tip)
+    v3_copy(tip, s.position + 3 * (s.points - 1));
   rod_backend_rfem.destroy(r);
   return energy(&s);
 }
@@ -703,10 +708,10 @@ static double energy_after(int integ, double dt, double t_end) {
  * 1.8e-5 J). */
 START_TEST(genalpha_energy_converges_through_contact) {
   const double t = 0.1;
-  const double ref = energy_after(ROD_RFEM_RK4, 3.125e-5, t);
-  const double e1 = energy_after(ROD_RFEM_GENALPHA, 1.25e-4, t) - ref;
-  const double e2 = energy_after(ROD_RFEM_GENALPHA, 6.25e-5, t) - ref;
-  const double e3 = energy_after(ROD_RFEM_GENALPHA, 3.125e-5, t) - ref;
+  const double ref = chain_after(ROD_RFEM_RK4, 10, 3.125e-5, t, NULL);
+  const double e1 = chain_after(ROD_RFEM_GENALPHA, 10, 1.25e-4, t, NULL) - ref;
+  const double e2 = chain_after(ROD_RFEM_GENALPHA, 10, 6.25e-5, t, NULL) - ref;
+  const double e3 = chain_after(ROD_RFEM_GENALPHA, 10, 3.125e-5, t, NULL) - ref;
   fprintf(stderr,
           "genalpha energy at 0.1 s against rk4 (%.6g J): %.3g, %.3g, %.3g J "
           "at 125, 62.5, 31.25 us\n",
@@ -715,27 +720,6 @@ START_TEST(genalpha_energy_converges_through_contact) {
   ck_assert_double_le(fabs(e3), 2e-5);
 }
 END_TEST
-
-/* The tip (3) at t_end of cantilever_table.ini's chain on 4 elements
- * (no air drag) under integrator integ with steps of dt. */
-static void tip_of_four(int integ, double dt, double t_end, double *tip) {
-  rod_scenario sc;
-  rod_test_load(&sc, "cantilever_table.ini");
-  sc.rod.drag = 0;
-  sc.rfem.segments = 4;
-  sc.time.dt = dt;
-  integrator = integ;
-  rod_step_stats st;
-  rod_sample s;
-  rod_rfem *r = at_static(&sc, &s);
-  const int n = (int)lround(t_end / dt);
-  for (int k = 1; k <= n; k++)
-    ck_assert_int_eq(rod_backend_rfem.step(r, k * dt, &st), ROD_OK);
-  ck_assert_int_eq(rod_backend_rfem.sample(r, &s), ROD_OK);
-  ck_assert(r->contact->impacts > 0);
-  v3_copy(tip, s.position + 3 * (s.points - 1));
-  rod_backend_rfem.destroy(r);
-}
 
 /* Generalized-alpha through contact where its steps resolve the chain's
  * modes: on 4 elements (stiffest mode about 2e3 rad/s, h omega = 0.5 at
@@ -750,10 +734,10 @@ static void tip_of_four(int integ, double dt, double t_end, double *tip) {
 START_TEST(genalpha_converges_through_contact_resolved) {
   double ref[3], a[3], e[3];
   const double dts[3] = {2.5e-4, 1.25e-4, 6.25e-5};
-  tip_of_four(ROD_RFEM_RK4, 3.125e-5, 0.12, ref);
+  chain_after(ROD_RFEM_RK4, 4, 3.125e-5, 0.12, ref);
   for (int i = 0; i < 3; i++) {
     double d[3];
-    tip_of_four(ROD_RFEM_GENALPHA, dts[i], 0.12, a);
+    chain_after(ROD_RFEM_GENALPHA, 4, dts[i], 0.12, a);
     v3_sub(d, a, ref);
     e[i] = v3_norm(d);
   }
