@@ -970,6 +970,102 @@ START_TEST(stiff_steps_on_a_fine_grid) {
 }
 END_TEST
 
+/* rod_on_table.ini's wire on n nodes on a table with Coulomb friction mu,
+ * `steps` steps of dt from its (frictionless) static state, the clamp
+ * turned about the table's normal by `turn` rad over the steps (0: at
+ * rest). Every step solves; no node deeper than the contact tolerance,
+ * every pushing node within it of the table, every force pushes and lies
+ * in its cone, and a node that slipped by more than the tolerance in a
+ * step has its friction force on the cone against the slip (Coulomb's
+ * law, to the iteration's 1e-6). Returns the largest slip of a step (m). */
+static double friction_steps(int n, double dt, int steps, double mu,
+                             double turn) {
+  rod_scenario sc;
+  table_rod(&sc, n, false);
+  sc.time.dt = dt;
+  sc.plane.friction = mu;
+  if (turn != 0) {
+    sc.motor.enabled = true;
+    memset(sc.motor.axis, 0, sizeof sc.motor.axis);
+    sc.motor.axis[2] = 1;
+    sc.motor.angle = turn;
+    sc.motor.start = 0;
+    sc.motor.ramp = steps * dt;
+  }
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  const double tol = sc.solver.tolerance * sc.rod.length;
+  const double r = sc.rod.diameter / 2;
+  double *before = malloc(3 * (size_t)s.points * sizeof(double));
+  memcpy(before, s.position, 3 * (size_t)s.points * sizeof(double));
+  rod_step_stats st;
+  double deepest = 0, lifted = 0, cone = 0, slid = 0;
+  long integrations = 0;
+  for (int i = 1; i <= steps; i++) {
+    const int status = rod_backend_kirchhoff.step(k, i * dt, &st);
+    ck_assert_msg(status == ROD_OK, "%d nodes, dt = %g: step %d: %s", n, dt, i,
+                  rod_strerror(status));
+    integrations += st.integrations;
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    for (int j = 0; j < s.points; j++) {
+      const double *F = s.contact_force + 3 * j, *p = s.position + 3 * j;
+      const double gap = p[2] - r, ft = hypot(F[0], F[1]);
+      const double d[2] = {p[0] - before[3 * j], p[1] - before[3 * j + 1]};
+      const double slip = hypot(d[0], d[1]);
+      deepest = fmin(deepest, gap);
+      ck_assert(F[2] >= 0);
+      if (!(F[2] > 0))
+        continue;
+      lifted = fmax(lifted, gap);
+      cone = fmax(cone, ft / (mu * F[2]));
+      if (slip > tol) { /* sliding: on the cone, against the slip */
+        slid = fmax(slid, slip);
+        ck_assert_msg(ft >= mu * F[2] * (1 - 1e-6) &&
+                          F[0] * d[0] + F[1] * d[1] <= -(1 - 1e-6) * ft * slip,
+                      "step %d, node %d slid %g m: friction %g of %g, not "
+                      "against the slip",
+                      i, j, slip, ft, mu * F[2]);
+      }
+    }
+    memcpy(before, s.position, 3 * (size_t)s.points * sizeof(double));
+  }
+  fprintf(stderr,
+          "friction %.1f, %d nodes, dt = %g s, turn %g rad: %d steps, %.1f "
+          "integrations a step, deepest %.2e m, pushing nodes within %.2e m "
+          "(tolerance %g m), friction up to %.6f of the cone, largest slip "
+          "%.2e m a step\n",
+          mu, n, dt, turn, steps, (double)integrations / steps, deepest, lifted,
+          tol, cone, slid);
+  ck_assert(deepest >= -tol);
+  ck_assert(lifted <= tol);
+  ck_assert(cone <= 1 + 1e-6);
+  free(before);
+  rod_backend_kirchhoff.destroy(k);
+  return slid;
+}
+
+/* The Coulomb model's Gauss-Seidel sweeps on a lying stretch: the axial
+ * friction forces of an inextensible rod's nodes are indeterminate (they
+ * move it alike) and on the compliance of a long pressed stretch the
+ * sweeps converge slowly, so they never met their own 1e-12 settle test:
+ * at rest on 60 nodes (dt = 2 ms) the run failed at step 4, and with the
+ * clamp turned about the normal at step 1.
+ * Stiff steps (dt = 0.5 ms, simple shooting's growth exp(k L / sqrt 2) up
+ * to 1e10 on 60 and 120 nodes): the compliance from one Newton step of
+ * simple shooting was not finite or its model unsolvable, failing at
+ * steps 3 and 12. Now the model's law is met to a tenth of its
+ * violation, the columns come from solved steps where the sweeps'
+ * rounding is felt, and every step solves. */
+START_TEST(friction_on_fine_grids) {
+  friction_steps(60, 2e-3, 8, 0.3, 0.0);
+  friction_steps(60, 5e-4, 6, 0.3, 0.0);
+  friction_steps(120, 5e-4, 15, 0.5, 0.0);
+  /* the clamp turned about the table's normal: the lying nodes slide */
+  const double slid = friction_steps(60, 2e-3, 4, 0.3, 2e-3);
+  ck_assert_msg(slid > 1e-6, "no node slid (%g m)", slid);
+}
+END_TEST
+
 static Suite *kirchhoff_contact_suite(void) {
   Suite *su = suite_create("kirchhoff_contact");
   TCase *t = tcase_create("statics");
@@ -998,6 +1094,10 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_add_test(d, stiff_steps_on_a_fine_grid);
   tcase_add_test(d, incline_stick_below_slip_above);
   suite_add_tcase(su, d);
+  TCase *f = tcase_create("friction");
+  tcase_set_timeout(f, 120);
+  tcase_add_test(f, friction_on_fine_grids);
+  suite_add_tcase(su, f);
   return su;
 }
 

@@ -74,7 +74,9 @@ struct kr_contact {
   double e_scale;    /* the restitution of this step over the bodies' */
   int euler_hold;    /* accepted steps left by backward Euler alone */
   char refusal[200]; /* why the last step was refused, or "" */
-  double *w_before;  /* m, nodes: the measured values before an update */
+  double *w_before;  /* m, unknowns: the measured values before an update */
+  bool unresolved;   /* the last update's Coulomb problem was solved only in
+                        part (newton_update) */
 };
 
 void kr_contact_free(kr_contact *c) {
@@ -149,7 +151,7 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->vn_before = calloc(N, sizeof(double));
   c->e_node = calloc(N, sizeof(double));
   c->vnorm = calloc(3 * N, sizeof(double));
-  c->w_before = calloc(N, sizeof(double));
+  c->w_before = calloc(U, sizeof(double));
   c->since_impact = KR_CONTACT_RESTART;
   c->impulse_time = k->sc.time.dt;
   const rod_scenario *sc = &k->sc;
@@ -250,7 +252,9 @@ static int solve_at(rod_kirchhoff *k, double *x, rod_step_stats *st) {
 /* Gauss-Seidel sweeps of the friction model's solve at most, and the
  * relative tolerance of Coulomb's law at the end of a step. */
 static const int kr_contact_sweeps = 1000;
-static const double kr_contact_gs = 1e-12; /* the sweeps' tolerance */
+static const int kr_contact_round = 50; /* sweeps between checks of the law */
+static const double kr_contact_forcing = 0.1; /* the law's reduction */
+static const double kr_contact_gs = 1e-12;    /* the sweeps' tolerance */
 static const double kr_contact_cone = 1e-6;
 
 /* The body nearest to node i at the last sweep. */
@@ -466,10 +470,10 @@ static double gap_resolution(const rod_kirchhoff *k,
   return exp(kk * k->model.length / M_SQRT2) * DBL_EPSILON * k->model.length;
 }
 
-/* The compliance of the candidates (frictionless) from the step solved at
- * the forces F +- d e_v, by central differences: where the step's
- * conditioning (gap_resolution) leaves one Newton step of simple shooting
- * at the rounding's size, solved steps still resolve the response
+/* The compliance of the candidates' unknowns (dim per candidate) from the
+ * step solved at the forces F +- d e_v, by central differences: where the
+ * step's conditioning (gap_resolution) leaves one Newton step of simple
+ * shooting at the rounding's size, solved steps still resolve the response
  * (rod_on_table.ini, 190 nodes, dt = 0.5 ms, the tip's node 186: d gap /
  * d F of its neighbours 3.5e-4 to 6.9e-4 m/N, the same to 3 digits for d
  * from 1e-4 to 1e-2 N, the solve repeated to 3e-11 m). The force moves
@@ -487,18 +491,19 @@ static int solved_compliance(rod_kirchhoff *k, const kr_solve_kind *kind,
   const double d = 1e-5 * L * k->model.K[0] * kk * kk * kk;
   double x0[6], xt[6];
   memcpy(x0, x, sizeof x0);
+  const int D = c->dim, n = D * m;
   int s = ROD_OK;
-  for (int v = 0; v < m && s == ROD_OK; v++) {
-    double *fv = c->f + 3 * c->cand[v];
+  for (int v = 0; v < n && s == ROD_OK; v++) {
+    double *fv = c->f + 3 * c->cand[v / D] + v % D;
     const double l0 = *fv;
     for (int side = 0; side < 2 && s == ROD_OK; side++) {
       *fv = l0 + (side ? -d : d);
       memcpy(xt, x0, sizeof xt);
       s = step_solve(k, kind, xt, st);
-      for (int u = 0; u < m && s == ROD_OK; u++) {
-        const double w = measured(k, c->cand[u], 0);
-        c->C[u + (size_t)m * v] =
-            side ? (c->C[u + (size_t)m * v] - w) / (2.0 * d) : w;
+      for (int u = 0; u < n && s == ROD_OK; u++) {
+        const double w = measured(k, c->cand[u / D], u % D);
+        c->C[u + (size_t)n * v] =
+            side ? (c->C[u + (size_t)n * v] - w) / (2.0 * d) : w;
       }
     }
     *fv = l0;
@@ -508,13 +513,49 @@ static int solved_compliance(rod_kirchhoff *k, const kr_solve_kind *kind,
     s = step_solve(k, kind, x, st);
   if (s != ROD_OK)
     return s;
-  symmetrize(c->C, m);
+  symmetrize(c->C, n);
   return ROD_OK;
 }
 
 /* An update that realised less than this fraction of the move the model
  * predicted takes the rest of its step's compliance from solved steps. */
 static const double kr_contact_realised = 0.1;
+
+/* The model's Coulomb law at the forces c->l (m candidates, three
+ * unknowns each), w = M l + b in c->C, c->b: the largest violation (m) of
+ * w_n >= 0 _|_ l_n >= 0, and of sticking (w_t = 0) inside the cone or
+ * sliding opposite to l_t on it (the tangential part of w_t across l_t,
+ * and any part along it). */
+static double model_law_violation(const kr_contact *c, int m) {
+  const int n = 3 * m;
+  double worst = 0;
+  for (int a = 0; a < m; a++) {
+    double w[3];
+    for (int r = 0; r < 3; r++) {
+      double v = c->b[3 * a + r];
+      for (int u = 0; u < n; u++)
+        v += c->C[3 * a + r + (size_t)n * u] * c->l[u];
+      w[r] = v;
+    }
+    const double *l = c->l + 3 * a;
+    worst = fmax(worst, -w[0]);
+    if (!(l[0] > 0)) {
+      worst = fmax(worst, -l[0]);
+      continue;
+    }
+    worst = fmax(worst, fabs(w[0]));
+    const double lt = hypot(l[1], l[2]);
+    if (lt < c->mu[a] * l[0] * (1 - kr_contact_cone)) {
+      worst = fmax(worst, hypot(w[1], w[2])); /* sticks */
+      continue;
+    }
+    const double e[2] = {l[1] / lt, l[2] / lt};
+    const double along = w[1] * e[0] + w[2] * e[1];
+    worst = fmax(worst, fmax(along, 0.0));
+    worst = fmax(worst, fabs(w[1] * e[1] - w[2] * e[0]));
+  }
+  return worst;
+}
 
 /* One Newton update of the forces from the solution x (last sweep at x,
  * gaps evaluated): the candidates' compliance, the model's contact
@@ -524,6 +565,7 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
                          int *m_out, bool solved, rod_step_stats *st) {
   kr_contact *c = k->contact;
   const int D = c->dim;
+  c->unresolved = false;
   /* the candidates: pressed nodes and nodes near or inside a body (the
    * clamp's node cannot move) */
   int m = 0;
@@ -562,8 +604,36 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
     return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
   for (int a = 0; a < m; a++)
     c->mu[a] = c->world.item[body_of(k, c->cand[a])].friction;
-  s = rod_contact_coulomb(c->solver, m, c->C, c->b, c->mu, kr_contact_gs,
-                          kr_contact_sweeps, c->l, &cs);
+  /* the sweeps in rounds, the model's law checked after each: the forces
+   * of contacts whose tangential response is nearly singular are
+   * indeterminate (a Kirchhoff rod lying on a table cannot stretch: its
+   * nodes' axial friction forces move it alike), and on the compliance of
+   * a long pressed stretch (a smooth kernel) the sweeps converge slowly
+   * (rod_on_table.ini on 120 nodes, its clamp turned about the normal:
+   * the law's violation falls by 0.998 a sweep, 2.9e-11 m after 1000
+   * where the tolerance is 8e-9 m). The update needs the law only to a
+   * tenth of its violation at the current forces (an inexact Newton step:
+   * the model reproduces the measured values there, and the next update
+   * starts from the forces this one reached), or to kr_contact_still of
+   * the contact tolerance. */
+  const double v0 = model_law_violation(c, m);
+  const double enough =
+      fmax(kr_contact_still * c->tol, kr_contact_forcing * v0);
+  for (int done = 0; done < kr_contact_sweeps; done += kr_contact_round) {
+    s = rod_contact_coulomb(c->solver, m, c->C, c->b, c->mu, kr_contact_gs,
+                            kr_contact_round, c->l, &cs);
+    if (s != ROD_ENOCONV || model_law_violation(c, m) <= enough) {
+      s = s == ROD_ENOCONV ? ROD_OK : s;
+      break;
+    }
+  }
+  /* not that far in kr_contact_sweeps: the update as far as it got, if
+   * it got anywhere (newton takes the forces as they are when they
+   * already meet the law) */
+  if (s == ROD_ENOCONV && model_law_violation(c, m) < v0) {
+    s = ROD_OK;
+    c->unresolved = true;
+  }
   /* friction components within the solve's tolerance are zero: a rod
    * moving in a plane keeps its forces in it (the tangent across it,
    * measured 1.1e-14 N against 0.87 N, took the sweeps off the plane) */
@@ -685,6 +755,8 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
   double change = 0, total = 0; /* N: the last update's largest change */
   double move = 0;              /* m: the nodes' move it predicts */
   const double resolution = gap_resolution(k, kind);
+  /* a step whose sweeps' rounding is felt in the gaps */
+  const bool stiff = kind->dynamic && resolution > kr_contact_still * c->tol;
   /* the compliance from solved steps (solved_compliance) once an update
    * realised less than kr_contact_realised of the move it predicted */
   bool solved = false;
@@ -700,18 +772,31 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
         return s;
       it++;
     }
-    if (complementary(k) &&
-        (change <= kr_contact_settle * total ||
-         move <= kr_contact_still * c->tol || move <= resolution))
+    const bool comp = complementary(k);
+    if (comp && (change <= kr_contact_settle * total ||
+                 move <= kr_contact_still * c->tol || move <= resolution))
       return ROD_OK;
     if (it >= max_it)
       return ROD_ENOCONV;
     int m;
     for (int i = 0; i < c->nodes; i++) /* the update's realised move */
-      c->w_before[i] = measured(k, i, 0);
+      for (int j = 0; j < c->dim; j++)
+        c->w_before[c->dim * i + j] = measured(k, i, j);
     s = newton_update(k, kind, x, &m, solved, st);
+    if (s != ROD_OK && s != ROD_ENOMEM && stiff && !solved &&
+        kind->max_it == 0) {
+      /* one Newton step of simple shooting gave no compliance (a
+       * non-finite sweep) or one whose contact problem has no solution,
+       * in a step with no fallback after it (backward Euler): the columns
+       * from solved steps */
+      solved = true;
+      s = newton_update(k, kind, x, &m, solved, st);
+    }
     if (s != ROD_OK)
       return s;
+    if (comp && c->unresolved) /* the forces meet the law to the tolerance
+                                  and the model resolves no better ones */
+      return solve_kind(k, kind, x, st);
     change = update_change(c, m, &total, &move);
     double x0[6], step = 1.0;
     memcpy(x0, x, sizeof x0);
@@ -727,12 +812,14 @@ static int newton(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
       if (step < 1e-3)
         return s;
     }
-    if (kind->dynamic && !solved && c->dim == 1 &&
-        resolution > kr_contact_still * c->tol) {
+    if (stiff && !solved) {
+      const int D = c->dim;
       double realised = 0;
-      for (int u = 0; u < m; u++)
-        realised = fmax(realised, fabs(measured(k, c->cand[u], 0) -
-                                       c->w_before[c->cand[u]]));
+      for (int u = 0; u < D * m; u++) {
+        const int i = c->cand[u / D];
+        realised = fmax(
+            realised, fabs(measured(k, i, u % D) - c->w_before[D * i + u % D]));
+      }
       solved = realised < kr_contact_realised * step * move;
     }
   }
