@@ -409,6 +409,14 @@ bool kr_contact_passed_through(rod_kirchhoff *k);
 /* The centreline of the last sweep passes through a body between two
  * nodes (kr_contact_straddle_note): true, and why in kr_contact_refusal. */
 bool kr_contact_straddle_refused(rod_kirchhoff *k);
+/* The saved positions (kr_contact_save) of node i set to the point at (0
+ * to 1) of the chord from node j to j + 1 (node i moved there). */
+void kr_contact_saved_between(rod_kirchhoff *k, int i, int j, double at);
+/* The way to the static state crosses body o (kr_contact_swept: node's
+ * path, or the interval from node when interval) however small the load
+ * step: why, and the space.nodes that resolves it, in kr_contact_refusal. */
+void kr_contact_refuse_crossing(rod_kirchhoff *k, const rod_obstacle *o,
+                                int node, bool interval);
 const char *kr_contact_refusal(const rod_kirchhoff *k);
 void kr_contact_refusal_clear(rod_kirchhoff *k);
 /* The positions of kr_contact_save, and of the accepted step. */

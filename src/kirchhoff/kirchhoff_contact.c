@@ -73,7 +73,7 @@ struct kr_contact {
   bool restitution;  /* some body has restitution > 0 */
   double e_scale;    /* the restitution of this step over the bodies' */
   int euler_hold;    /* accepted steps left by backward Euler alone */
-  char refusal[200]; /* why the last step was refused, or "" */
+  char refusal[320]; /* why the last step was refused, or "" */
   double *w_before;  /* m, unknowns: the measured values before an update */
   bool unresolved;   /* the last update's Coulomb problem was solved only in
                         part (newton_update) */
@@ -1167,6 +1167,31 @@ bool kr_contact_passed_through(rod_kirchhoff *k) {
     return true;
   }
   return kr_contact_straddle_note(k, c->refusal, sizeof c->refusal);
+}
+
+void kr_contact_refuse_crossing(rod_kirchhoff *k, const rod_obstacle *o,
+                                int node, bool interval) {
+  /* a spacing of at most the body's radius */
+  int nodes = (int)ceil(k->model.length / body_size(o)) + 1;
+  nodes = nodes > k->nodes ? nodes : 2 * k->nodes;
+  if (interval)
+    snprintf(k->contact->refusal, sizeof k->contact->refusal,
+             "the way to it passes through %s between nodes %d and %d (s = "
+             "%.6g to %.6g m), where no node can hold it: set space.nodes = "
+             "%d or more",
+             o->label, node, node + 1, k->s[node], k->s[node + 1], nodes);
+  else
+    snprintf(k->contact->refusal, sizeof k->contact->refusal,
+             "the way to it takes node %d (s = %.6g m) through %s: set "
+             "space.nodes = %d or more",
+             node, k->s[node], o->label, nodes);
+}
+
+void kr_contact_saved_between(rod_kirchhoff *k, int i, int j, double at) {
+  double *p = k->contact->saved_pos, q[3];
+  for (int d = 0; d < 3; d++)
+    q[d] = p[3 * j + d] + at * (p[3 * (j + 1) + d] - p[3 * j + d]);
+  v3_copy(p + 3 * i, q);
 }
 
 bool kr_contact_straddle_refused(rod_kirchhoff *k) {

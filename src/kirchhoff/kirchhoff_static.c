@@ -477,22 +477,34 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
     memcpy(xa, x, sizeof xa);
     apply_loads(pl, fn);
     s = kr_contact_static(k, x, st);
-    int node;
+    int node, cnode = 0;
     double at;
-    bool interval;
+    bool cinterval = false;
     if (s == ROD_OK && moves < KR_NODES_INTO &&
-        kr_contact_straddled(k, &node, &at) &&
-        kr_contact_node_into(k, node, at)) {
-      /* a body thinner than the interval passed between two nodes: a node
-       * where it did, and the step again */
-      moves++;
-      memcpy(x, xa, sizeof xa);
-      kr_contact_restore(k);
-      continue;
+        kr_contact_straddled(k, &node, &at)) {
+      const double s0 = k->s[node];
+      if (kr_contact_node_into(k, node, at)) {
+        /* a body thinner than the interval passed between two nodes: a
+         * node where it did, and the step again; the accepted position the
+         * step starts from at the moved node's new place on their chord
+         * (the step's move is measured from there: from the node's old
+         * place it was the grid's move, up to a whole interval) */
+        kr_contact_saved_between(k, k->s[node] != s0 ? node : node + 1, node,
+                                 at);
+        moves++;
+        memcpy(x, xa, sizeof xa);
+        kr_contact_restore(k);
+        continue;
+      }
     }
+    /* the body the step's way crosses, if any */
+    const rod_obstacle *crossed =
+        s == ROD_OK ? kr_contact_swept(k, kr_contact_saved_positions(k), &cnode,
+                                       &cinterval)
+                    : NULL;
     if (s == ROD_OK &&
         kr_contact_moved(k) <= kr_contact_path_move * k->model.length &&
-        !kr_contact_swept(k, kr_contact_saved_positions(k), &node, &interval)) {
+        !crossed) {
       f = fn;
       df = fmin(2.0 * df, kr_contact_load_step);
       kr_contact_save(k);
@@ -501,6 +513,12 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
     memcpy(x, xa, sizeof xa);
     kr_contact_restore(k);
     df *= 0.5;
+    if (df < 1e-6 && crossed) {
+      /* however small the load step, its way crosses a body that no node
+       * can hold: the grid is too coarse for it, refused as the input's */
+      kr_contact_refuse_crossing(k, crossed, cnode, cinterval);
+      return ROD_EINVAL;
+    }
     if (df < 1e-6)
       return s == ROD_OK ? ROD_ENOCONV : s;
   }
