@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elastica.h"
+#include "kirchhoff/kirchhoff.h"
 #include "rod/sim.h"
 #include "scenarioutil.h"
 #include "sim/backend.h"
@@ -1120,6 +1121,138 @@ START_TEST(friction_on_fine_grids) {
 }
 END_TEST
 
+/* A fine time step through an impact (docs/contact.md, "Fine steps"):
+ * cantilever_table.ini on the Kirchhoff rod without drag, 100 nodes, dt =
+ * 62.5 us, to t = 0.06 s (the first impact at 0.052 s and the bounces
+ * after it). Simple shooting's error growth there is exp(k L / sqrt 2) =
+ * 4.6e16: a sweep of simple shooting from modified shooting's solution,
+ * whose state the step accepted, is no solution (before: a step that
+ * reached the table and ended with no force gained 1.35e-3 J, exit 0).
+ * Every step solves, no node deeper than the contact tolerance, every
+ * force pushes, the energy never grows in a step where a force pushes and
+ * never rises above its start by more than the free rod's (without the
+ * table, the same steps: 2.1e-6 J, the discretisation's own; the table
+ * only takes energy). */
+START_TEST(fine_steps_through_an_impact) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
+  sc.rod.drag = 0;
+  sc.time.dt = 62.5e-6;
+  sc.space.nodes = 100;
+  const double tol = sc.solver.tolerance * sc.rod.length;
+  const int steps = 960;
+  rod_sample s;
+  rod_step_stats st;
+  double own = 0; /* J: the free rod's largest rise above its start */
+  {
+    rod_scenario free = sc;
+    free.plane.point[2] -= 10.0;
+    void *k = at_static(&free, &s);
+    const double E0 = s.kinetic + s.elastic + s.gravity;
+    for (int i = 1; i <= steps; i++) {
+      ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                       ROD_OK);
+      ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+      own = fmax(own, s.kinetic + s.elastic + s.gravity - E0);
+    }
+    rod_backend_kirchhoff.destroy(k);
+  }
+  void *k = at_static(&sc, &s);
+  const double E0 = s.kinetic + s.elastic + s.gravity;
+  double E = E0, above = 0;
+  double sum_prev = 0, pushed = 0, deepest = 0, rise = -INFINITY;
+  int contact_steps = 0;
+  for (int i = 1; i <= steps; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    ck_assert_msg(s.contact_gap_min >= -tol, "step %d: %g m deep", i,
+                  -s.contact_gap_min);
+    deepest = fmin(deepest, s.contact_gap_min);
+    double sum = 0;
+    for (int j = 0; j < s.points; j++) {
+      const double *f = s.contact_force + 3 * j;
+      ck_assert(f[0] == 0 && f[1] == 0 && f[2] >= 0);
+      sum += f[2];
+      pushed = fmax(pushed, f[2]);
+    }
+    const double En = s.kinetic + s.elastic + s.gravity;
+    ck_assert(isfinite(En));
+    if (sum > 0 || sum_prev > 0) {
+      contact_steps++;
+      rise = fmax(rise, En - E);
+      ck_assert_msg(En <= E, "step %d: energy grew by %g J", i, En - E);
+    }
+    above = fmax(above, En - E0);
+    ck_assert_msg(En - E0 <= own,
+                  "step %d: energy %g J above its start (free rod %g J)", i,
+                  En - E0, own);
+    E = En;
+    sum_prev = sum;
+  }
+  fprintf(stderr,
+          "fine steps: %d contact steps, largest force %g N, deepest %g m, "
+          "largest rise in contact steps %g J, above the start %g J, the "
+          "free rod's %g J\n",
+          contact_steps, pushed, -deepest, rise, above, own);
+  ck_assert(contact_steps > 0 && pushed > 0);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
+/* The last check of a contact step (kr_contact_verify): a step whose
+ * mechanical energy rises beyond the work the forces may do within the
+ * contact tolerance is never accepted. cantilever_table.ini on the
+ * Kirchhoff rod without drag, stepped to the step before its first impact:
+ * the impact step is accepted as solved; taken again against an accepted
+ * state 0.02 J lower (twice the rod's energy) it is refused,
+ * ROD_ENOCONV, the refusal naming the energy (rodsim prints it and exits
+ * 1, the steps before kept). */
+START_TEST(energy_rise_refused) {
+  rod_scenario sc;
+  rod_test_load(&sc, "cantilever_table.ini");
+  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
+  sc.rod.drag = 0;
+  rod_sample s;
+  void *k = at_static(&sc, &s);
+  rod_step_stats st;
+  int impact = 0; /* the first step whose sample has a force */
+  for (int i = 1; impact == 0 && i <= 100; i++) {
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+    ck_assert_int_eq(rod_backend_kirchhoff.sample(k, &s), ROD_OK);
+    for (int j = 0; j < s.points; j++)
+      if (s.contact_force[3 * j + 2] > 0)
+        impact = i;
+  }
+  ck_assert_int_gt(impact, 1);
+  rod_backend_kirchhoff.destroy(k);
+  k = at_static(&sc, &s);
+  for (int i = 1; i < impact; i++)
+    ck_assert_int_eq(rod_backend_kirchhoff.step(k, i * sc.time.dt, &st),
+                     ROD_OK);
+  rod_kirchhoff *kr = k;
+  const double t = impact * sc.time.dt;
+  double x[6];
+  bool modified;
+  kr_prepare_prediction(kr);
+  rod_bdf_coeffs c = kr_step_coefficients(kr);
+  ck_assert_int_eq(kr_contact_time_step(kr, t, &c, &modified, x, &st), ROD_OK);
+  ck_assert(kr_contact_pressed(kr));
+  ck_assert(kr_contact_verify(kr));
+  kr->energy.kinetic -= 0.02;
+  kr_prepare_prediction(kr);
+  c = kr_step_coefficients(kr);
+  ck_assert_int_eq(kr_contact_time_step(kr, t, &c, &modified, x, &st),
+                   ROD_ENOCONV);
+  const char *why = kr_contact_refusal(kr);
+  fprintf(stderr, "energy rise refused: %s\n", why);
+  ck_assert_msg(strstr(why, "energy rose") != NULL, "%s", why);
+  rod_backend_kirchhoff.destroy(k);
+}
+END_TEST
+
 static Suite *kirchhoff_contact_suite(void) {
   Suite *su = suite_create("kirchhoff_contact");
   TCase *t = tcase_create("statics");
@@ -1148,6 +1281,8 @@ static Suite *kirchhoff_contact_suite(void) {
   tcase_add_test(d, rest_stays_at_rest);
   tcase_add_test(d, rest_with_hermite_history);
   tcase_add_test(d, stiff_steps_on_a_fine_grid);
+  tcase_add_test(d, fine_steps_through_an_impact);
+  tcase_add_test(d, energy_rise_refused);
   tcase_add_test(d, incline_stick_below_slip_above);
   suite_add_tcase(su, d);
   TCase *f = tcase_create("friction");

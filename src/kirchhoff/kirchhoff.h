@@ -159,6 +159,8 @@ typedef struct rod_kirchhoff {
   double x_linear[6]; /* unknowns by the linear recurrence */
   double err_poly, err_linear; /* running errors of both (scaled units;
                                   negative: none yet) */
+  bool predict_hold;           /* the prediction is the last accepted state
+                                  (kr_predict_hold) */
 
   /* Accepted solution. */
   double x[6];               /* scaled unknowns n(0) L^2/EI, m(0) L/EI */
@@ -278,6 +280,11 @@ void kr_reset_prediction(rod_kirchhoff *k);
 void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
 void kr_predict(const rod_kirchhoff *k, double *x);
 void kr_predict_states(rod_kirchhoff *k, int stride); /* into yref */
+/* With hold, the step's prediction (unknowns and node states) is the last
+ * accepted state itself, not an extrapolation: a retry where the
+ * extrapolation crosses an impact's jump of the velocity. Without, the
+ * predictors' as before. */
+void kr_predict_hold(rod_kirchhoff *k, bool hold);
 void kr_accept(rod_kirchhoff *k, const double *x);
 void kr_record_step(rod_kirchhoff *k, const double *x, bool first);
 
@@ -345,6 +352,12 @@ bool kr_contact_struck(const rod_kirchhoff *k);
  * holds more mechanical energy than the accepted state by more than the
  * forces can do within the contact tolerance (2 tol F a node). */
 bool kr_contact_energy_grew(const rod_kirchhoff *k);
+/* The last solve of a contact step may be accepted: its sweep solves the
+ * step to solver.tolerance, its forces and gaps meet the contact law to
+ * the contact tolerance (kr_contact_step's own test), and its energy has
+ * not grown (kr_contact_energy_grew). Else false, and why in
+ * kr_contact_refusal. */
+bool kr_contact_verify(rod_kirchhoff *k);
 /* Steps by backward Euler after an impact step (the multistep formula's
  * restart). */
 enum { KR_CONTACT_RESTART = 1 };

@@ -103,7 +103,7 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
    * the velocity law (flagged from this attempt's forces) */
   if (s == ROD_OK && kr_contact_struck_rebounding(k))
     s = kr_contact_step(k, t, c, cap, modified, x, st);
-  if (!euler && (s != ROD_OK || kr_contact_energy_grew(k))) {
+  if (!euler && (s != ROD_OK || !kr_contact_verify(k))) {
     if (s != ROD_OK) { /* the forces did not settle in time: the next
                           steps by backward Euler */
       st->fallback = 1;
@@ -125,5 +125,10 @@ int kr_contact_time_step(rod_kirchhoff *k, double t, rod_bdf_coeffs *c,
    * passed through */
   if (s == ROD_OK && kr_contact_passed_through(k))
     return ROD_ENOCONV;
+  /* never a step that is not a solution (kr_contact_verify) */
+  if (s == ROD_OK && !kr_contact_verify(k))
+    return ROD_ENOCONV;
+  if (s != ROD_OK)
+    kr_contact_refusal_clear(k);
   return s;
 }

@@ -78,7 +78,8 @@ enum { KR_DEGREE_UNKNOWNS = 4, KR_DEGREE_STATES = 4 };
  * polynomial. */
 static void predict_polynomial(const rod_kirchhoff *k, double *x) {
   double w[KR_PAST];
-  int n = extrapolation_weights(KR_DEGREE_UNKNOWNS, k->n_prev, w);
+  int n = extrapolation_weights(KR_DEGREE_UNKNOWNS,
+                                k->predict_hold ? 1 : k->n_prev, w);
   for (int i = 0; i < 6; i++) {
     x[i] = 0;
     for (int l = 0; l < n; l++)
@@ -108,7 +109,7 @@ void kr_prepare_prediction(rod_kirchhoff *k) {
   k->have_linear = k->lp_fitted;
   if (k->have_linear)
     predict_linear(k, k->x_linear);
-  k->use_linear = k->have_linear && prefer_linear(k);
+  k->use_linear = k->have_linear && prefer_linear(k) && !k->predict_hold;
 }
 
 static double max_difference(const double *a, const double *b) {
@@ -133,6 +134,11 @@ static void score_prediction(rod_kirchhoff *k, const double *x) {
   }
 }
 
+void kr_predict_hold(rod_kirchhoff *k, bool hold) {
+  k->predict_hold = hold;
+  kr_prepare_prediction(k);
+}
+
 void kr_predict(const rod_kirchhoff *k, double *x) {
   memcpy(x, k->use_linear ? k->x_linear : k->x_poly, sizeof k->x_poly);
 }
@@ -149,7 +155,7 @@ void kr_predict_states(rod_kirchhoff *k, int stride) {
   const size_t N = (size_t)k->nodes;
   if (stride < 1)
     return;
-  if (k->use_linear) {
+  if (k->use_linear && !k->predict_hold) {
     if (stride == 1)
       rod_linpred_predict(k->lp, 0, (int)N * ROD_NY, k->yref);
     else
@@ -159,7 +165,8 @@ void kr_predict_states(rod_kirchhoff *k, int stride) {
     return;
   }
   double w[KR_PAST];
-  int n = extrapolation_weights(KR_DEGREE_STATES, k->n_sol, w);
+  int n = extrapolation_weights(KR_DEGREE_STATES,
+                                k->predict_hold ? 1 : k->n_sol, w);
   const double *past[KR_PAST];
   past[0] = k->sol_y;
   for (int l = 1; l < KR_PAST; l++)
