@@ -3,6 +3,8 @@
 #ifndef ROD_SCENARIOUTIL_H
 #define ROD_SCENARIOUTIL_H
 
+#include <string.h>
+
 #include "rod/recorder.h"
 #include "rod/scenario.h"
 #include "sim/backend.h"
@@ -96,6 +98,22 @@ static inline double rod_test_incline_normal(const rod_sample *s) {
   ck_assert(N > 2 * ROD_TEST_INCLINE_PY);
   ck_assert(s->position[3 * tip + 1] > 1e-4);
   return N;
+}
+
+/* The scenario's one body: a capsule "bar" centred at (x, 0, z) (m) along
+ * world axis `axis` (0 x, 1 y), of radius R and half length h (m). */
+static inline void rod_test_bar(rod_scenario *sc, double x, double z, int axis,
+                                double R, double h) {
+  sc->obstacles.count = 1;
+  rod_obstacle_def *o = &sc->obstacles.item[0];
+  memset(o, 0, sizeof *o);
+  snprintf(o->name, sizeof o->name, "bar");
+  o->shape = ROD_SHAPE_CAPSULE;
+  o->center[0] = x;
+  o->center[2] = z;
+  o->axis[axis] = 1;
+  o->radius = R;
+  o->half_length = h;
 }
 
 #endif

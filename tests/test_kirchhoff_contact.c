@@ -95,22 +95,6 @@ static void third_order(int n, double e, double td, double *e_prev,
   *t_prev = td;
 }
 
-/* The scenario's one body: a capsule "bar" centred at (x, 0, z) (m) along
- * world axis `axis` (0 x, 1 y), of radius R and half length h (m). */
-static void only_a_bar(rod_scenario *sc, double x, double z, int axis, double R,
-                       double h) {
-  sc->obstacles.count = 1;
-  rod_obstacle_def *o = &sc->obstacles.item[0];
-  memset(o, 0, sizeof *o);
-  snprintf(o->name, sizeof o->name, "bar");
-  o->shape = ROD_SHAPE_CAPSULE;
-  o->center[0] = x;
-  o->center[2] = z;
-  o->axis[axis] = 1;
-  o->radius = R;
-  o->half_length = h;
-}
-
 /* The rod clamped h = 2 mm above the table. The static state has a grid
  * node at the touchdown (the free span's moment zero, found to the
  * contact tolerance) and even intervals on both sides of it, so the clamp
@@ -228,7 +212,7 @@ static void propped_by_bar_at(int n, double X, double R, double below,
   const double L = sc.rod.length, z0 = sc.base.position[2] - below;
   const double Zc = z0 - r - R, rho = R + r;
   sc.plane.enabled = false;
-  only_a_bar(&sc, X, Zc, 1, R, 0.05);
+  rod_test_bar(&sc, X, Zc, 1, R, 0.05);
   if (decoy > 0) { /* a second bar as high, nearer the clamp: the rod, bent
                       up by the first, passes above it */
     sc.obstacles.count = 2;
@@ -330,7 +314,7 @@ START_TEST(thin_bar_between_fixed_nodes_refused) {
   sc.rod.bending_stiffness *= 100;
   sc.plane.enabled = false;
   const double r = sc.rod.diameter / 2, R = 2e-4;
-  only_a_bar(&sc, 0.65, sc.base.position[2] - 2e-4 - r - R, 1, R, 0.05);
+  rod_test_bar(&sc, 0.65, sc.base.position[2] - 2e-4 - r - R, 1, R, 0.05);
   void *k = NULL;
   rod_error err = {{0}, {0}, {0}, 0};
   ck_assert_int_eq(rod_backend_kirchhoff.create(&sc, &k, &err), ROD_OK);
@@ -427,7 +411,7 @@ START_TEST(sliding_round_a_bar_pushes_along_the_normal) {
   table_rod(&sc, 40, false);
   const double r = sc.rod.diameter / 2, R = 0.05;
   sc.plane.enabled = false;
-  only_a_bar(&sc, 0.5, sc.base.position[2] - r - R, 0, R, 0.3);
+  rod_test_bar(&sc, 0.5, sc.base.position[2] - r - R, 0, R, 0.3);
   const rod_obstacle_def *o = &sc.obstacles.item[0];
   sc.motor.enabled = true;
   sc.motor.axis[2] = 1;
@@ -485,7 +469,7 @@ START_TEST(thin_bar_never_passed) {
   sc.rod.drag = 0;
   sc.plane.enabled = false;
   sc.time.dt = 4e-3;
-  only_a_bar(&sc, 0.39, -0.03, 1, 1e-3, 0.05);
+  rod_test_bar(&sc, 0.39, -0.03, 1, 1e-3, 0.05);
   rod_sample s;
   void *k = at_static(&sc, &s);
   rod_step_stats st;

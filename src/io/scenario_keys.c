@@ -201,9 +201,9 @@ const key_def rod_keys[] = {
       "auto picks the stable one"),
     B("space", "follow_contact", space.follow_contact, "true",
       "true: in a run a grid node follows each boundary where the rod "
-      "leaves a plane it lies on, the samples interpolated onto the static "
-      "state's grid (docs/contact.md); false: the static state's grid "
-      "throughout"),
+      "leaves a plane it lies on and each point where it touches a curved "
+      "body alone, the samples interpolated onto the static state's grid "
+      "(docs/contact.md); false: the static state's grid throughout"),
     E("solver", "backend", solver.backend, "kirchhoff", backend_names,
       "kirchhoff (the continuous rod) or rfem (rigid elements and joints)"),
     D("solver", "tolerance", solver.tolerance, "1e-8", RANGE_POSITIVE, 0, 0, "",

@@ -447,10 +447,12 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st);
 /* kirchhoff_touchdown.c: the boundaries of the last sweep's stretches
  * lying on planes (where a free span leaves one): each boundary's node
  * (its stretch's first or last pressed node, ascending) and the zero of
- * the free span's moment across the plane; returns how many, at most
+ * the free span's moment across the plane; with point (not NULL) also
+ * each node pressed alone on a curved body and the place where the rod is
+ * tangent to it (point[b] true for those). Returns how many, at most
  * max. */
-int kr_contact_plane_boundaries(const rod_kirchhoff *k, int *node, double *zero,
-                                int max);
+int kr_contact_boundaries(const rod_kirchhoff *k, int *node, double *zero,
+                          bool *point, int max);
 
 /* kirchhoff_touchdown.c: the intervals and everything the grid's
  * arclengths set, after they changed. */
@@ -459,7 +461,8 @@ void kr_grid_changed(rod_kirchhoff *k);
 /* kirchhoff_regrid.c: the grid in time (docs/contact.md, "The grid in
  * time"). Workspaces (at creation), the output grid (after the static
  * state), and before each step: when a boundary of a stretch lying on a
- * plane has left its node, the node moves to it, the grid is uniform again
+ * plane, or a point contact's tangency on a curved body, has left its
+ * node, the node moves to it, the grid is uniform again
  * on each side, and the history, the past solutions and the contacts'
  * records are carried onto it; the samples are interpolated onto the
  * output grid. */

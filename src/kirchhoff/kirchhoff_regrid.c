@@ -1,8 +1,10 @@
 /* The grid in time (docs/contact.md, "The grid in time"). The static
  * state places a grid node where the rod leaves a plane (the free span's
- * moment across the plane zero; kirchhoff_touchdown.c). In a run the
+ * moment across the plane zero; kirchhoff_touchdown.c) and at a point
+ * contact on a curved body (where the rod is tangent to it). In a run the
  * boundary moves with the rod; before each step whose boundary has left
- * its node by more than kr_regrid_fraction of the intervals beside it, the
+ * its node by more than kr_regrid_fraction (kr_regrid_point) of the
+ * intervals beside it, the
  * node moves to the boundary and the grid is made uniform again on each
  * side of it (between the clamp, the point loads' nodes, the boundaries'
  * and the tip, which never move: the node count and every node's index
@@ -33,7 +35,8 @@
  * interpolated onto it the same way (the positions by cubic Hermite from
  * the nodes' positions and tangents d3 on the Kirchhoff rod), the clamp
  * and the tip exactly; a node's contact force is split between the two
- * output nodes around it in proportion (their sum and first moment kept).
+ * output nodes around it in proportion (their sum and first moment kept;
+ * on a curved body each share turned to the normal at its point).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +53,12 @@
  * at 0.002 the rod came to rest (-2.5e-7 off the static state, as the
  * static state's own -2.0e-7). A move costs less than a sweep. */
 static const double kr_regrid_fraction = 0.002;
+
+/* The same for a point contact on a curved body (the tangency): the
+ * force off it by d errs at first order, d times the force, with no
+ * shaking of a free span's moment across a boundary to make the node
+ * hunt. */
+static const double kr_regrid_point = 1e-5;
 
 /* A boundary farther than this many intervals from its node (after an
  * impact) is left alone: the cubics would extrapolate too far. */
@@ -406,10 +415,11 @@ void kr_regrid(rod_kirchhoff *k) {
     return;
   int node[KR_KINKS];
   double z[KR_KINKS];
+  bool point[KR_KINKS];
   /* the boundaries of the accepted solution */
   double *last = k->node_y;
   k->node_y = k->sol_y;
-  const int nk = kr_contact_plane_boundaries(k, node, z, KR_KINKS);
+  const int nk = kr_contact_boundaries(k, node, z, point, KR_KINKS);
   k->node_y = last;
   int b[KR_MAX_POINTS + KR_KINKS + 2];
   const int nb = breaks(k, node, nk, b);
@@ -432,7 +442,7 @@ void kr_regrid(rod_kirchhoff *k) {
     if (fmax(hl, hr) > kr_regrid_balance * fmin(hl, hr))
       z[q] = k->s[j]; /* followed as far as it may: stays */
     else
-      move = move || d > kr_regrid_fraction * h;
+      move = move || d > (point[q] ? kr_regrid_point : kr_regrid_fraction) * h;
   }
   if (move)
     kr_regrid_to(k, node, z, nk);
@@ -497,7 +507,28 @@ static void sample_point(rod_kirchhoff *k, int A, int B, double x, int o) {
   v3_copy(k->out_m + 3 * o, r + 13);
 }
 
-/* A node's contact force split between the output nodes around it. */
+/* Add w F turned with the shortest arc from the unit normal a to the
+ * unit normal b to r: F's normal and tangential parts kept (Rodrigues,
+ * c = a x b: F + c x F + c x (c x F) / (1 + a . b)). */
+static void add_turned(double r[3], double w, const double F[3],
+                       const double a[3], const double b[3]) {
+  double c[3], cf[3], ccf[3];
+  v3_cross(c, a, b);
+  v3_cross(cf, c, F);
+  v3_cross(ccf, c, cf);
+  v3_axpy(r, w, F);
+  v3_axpy(r, w, cf);
+  v3_axpy(r, w / (1.0 + v3_dot(a, b)), ccf);
+}
+
+/* A node's contact force split between the output nodes around it. On a
+ * curved body each share turns with the body's normal from the node's
+ * place to the output point's (the output points' positions are the
+ * sample's): a share pushed along the node's normal lay off the normal at
+ * its point by the arc between them, and two nodes' shares met there along
+ * different normals (sliding round a bar: 4.6e-3 rad off). The sum and
+ * first moment are kept to second order in the arc (a plane's shares
+ * exactly, unturned). */
 void kr_regrid_sample_contact(rod_kirchhoff *k, rod_sample *out) {
   const int N = k->nodes;
   const double *so = k->s_out;
@@ -508,8 +539,20 @@ void kr_regrid_sample_contact(rod_kirchhoff *k, rod_sample *out) {
       continue;
     const int i = interval_of(so, 0, N - 1, k->s[j], false);
     const double u = fmin(fmax((k->s[j] - so[i]) / (so[i + 1] - so[i]), 0), 1);
-    v3_axpy(k->out_cforce + 3 * i, 1.0 - u, F);
-    v3_axpy(k->out_cforce + 3 * (i + 1), u, F);
+    const rod_obstacle *o = kr_contact_pressing(k, j);
+    if (!o || o->kind == ROD_OBSTACLE_PLANE) {
+      v3_axpy(k->out_cforce + 3 * i, 1.0 - u, F);
+      v3_axpy(k->out_cforce + 3 * (i + 1), u, F);
+      continue;
+    }
+    double a[3], b[3];
+    rod_obstacle_distance(o, k->sol_y + (size_t)j * KR_NODE + ROD_NY + ROD_Q_P,
+                          a);
+    for (int e = 0; e < 2; e++) {
+      const int q = i + e;
+      rod_obstacle_distance(o, k->out_pos + 3 * q, b);
+      add_turned(k->out_cforce + 3 * q, e ? u : 1.0 - u, F, a, b);
+    }
   }
   for (int j = 0; j < N; j++) {
     const double *F = k->out_cforce + 3 * j;

@@ -210,16 +210,22 @@ static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
   return nb;
 }
 
-int kr_contact_plane_boundaries(const rod_kirchhoff *k, int *node, double *zero,
-                                int max) {
+int kr_contact_boundaries(const rod_kirchhoff *k, int *node, double *zero,
+                          bool *point, int max) {
   kr_boundary bd[KR_BOUNDARIES];
   const int nb = find_boundaries(k, bd);
   int n = 0;
-  for (int b = 0; b < nb && n < max; b++)
-    if (bd[b].side != 0) {
-      node[n] = bd[b].node;
-      zero[n++] = bd[b].zero;
-    }
+  for (int b = 0; b < nb && n < max; b++) {
+    const bool pt = bd[b].side == 0;
+    if (pt && (!point ||
+               kr_contact_pressing(k, bd[b].node)->kind == ROD_OBSTACLE_PLANE))
+      continue; /* a plane's point contact keeps its node */
+    node[n] = bd[b].node;
+    zero[n] = bd[b].zero;
+    if (point)
+      point[n] = pt;
+    n++;
+  }
   return n;
 }
 
