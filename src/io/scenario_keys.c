@@ -201,8 +201,8 @@ const key_def rod_keys[] = {
       "auto picks the stable one"),
     B("space", "follow_contact", space.follow_contact, "true",
       "true: in a run a grid node follows each boundary where the rod "
-      "leaves a plane it lies on and each point where it touches a curved "
-      "body alone, the samples interpolated onto the static state's grid "
+      "leaves a plane it lies on and each point where it touches a sphere "
+      "or capsule alone, the samples interpolated onto the static state's grid "
       "(docs/contact.md); false: the static state's grid throughout"),
     E("solver", "backend", solver.backend, "kirchhoff", backend_names,
       "kirchhoff (the continuous rod) or rfem (rigid elements and joints)"),

@@ -448,7 +448,7 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st);
  * lying on planes (where a free span leaves one): each boundary's node
  * (its stretch's first or last pressed node, ascending) and the zero of
  * the free span's moment across the plane; with point (not NULL) also
- * each node pressed alone on a curved body and the place where the rod is
+ * each node pressed alone on a sphere or capsule and the place where the rod is
  * tangent to it (point[b] true for those). Returns how many, at most
  * max. */
 int kr_contact_boundaries(const rod_kirchhoff *k, int *node, double *zero,

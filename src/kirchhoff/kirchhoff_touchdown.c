@@ -217,9 +217,13 @@ int kr_contact_boundaries(const rod_kirchhoff *k, int *node, double *zero,
   int n = 0;
   for (int b = 0; b < nb && n < max; b++) {
     const bool pt = bd[b].side == 0;
+    const rod_obstacle_kind kind = kr_contact_pressing(k, bd[b].node)->kind;
+    /* a plane's point contact keeps its node, and so does a box's: at its
+     * edge the gap's slope jumps between a face and the edge, and a node
+     * following the estimate never came to rest (docs/contact.md) */
     if (pt && (!point ||
-               kr_contact_pressing(k, bd[b].node)->kind == ROD_OBSTACLE_PLANE))
-      continue; /* a plane's point contact keeps its node */
+               (kind != ROD_OBSTACLE_SPHERE && kind != ROD_OBSTACLE_CAPSULE)))
+      continue;
     node[n] = bd[b].node;
     zero[n] = bd[b].zero;
     if (point)
