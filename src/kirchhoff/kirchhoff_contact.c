@@ -671,6 +671,15 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
       c->cand[m++] = i;
       if (c->f[3 * i] == 0)
         v3_copy(c->normal + 3 * i, c->gnorm + 3 * i);
+      /* in the statics a node that entered a box pushes along the
+       * normal at its place before the load step (outside): inside, the
+       * nearest face's normal may be a side's, along the rod lying over
+       * an edge, where the rod gives no compliance and the update
+       * diverged */
+      const rod_obstacle *o = &c->world.item[body_of(k, i)];
+      if (c->f[3 * i] == 0 && !kind->dynamic && o->kind == ROD_OBSTACLE_BOX &&
+          c->gap[i] < 0)
+        rod_obstacle_distance(o, c->saved_pos + 3 * i, c->normal + 3 * i);
     }
   *m_out = m;
   if (m == 0)
@@ -1211,6 +1220,18 @@ static bool crosses(const kr_contact *c, const rod_obstacle *o,
   double na[3], nb[3], n[3];
   rod_obstacle_distance(o, a, na);
   rod_obstacle_distance(o, b, nb);
+  if (o->kind == ROD_OBSTACLE_BOX) {
+    /* flat faces: a chord between two nodes outside enters a box only
+     * across an edge or corner, whatever the normals; one deeper than
+     * the tolerance farther than the rod's radius from both nodes (a node
+     * at the edge holds it; the chord off the curved rod beside it dips
+     * by its sagitta) */
+    double ab[3];
+    v3_sub(ab, b, a);
+    const double len = v3_norm(ab), r = c->world.rod_radius;
+    return rod_obstacle_segment(o, a, b, at, n) - r<-c->tol && * at * len> r &&
+           (1 - *at) * len > r;
+  }
   return v3_dot(na, nb) < 0 &&
          rod_obstacle_segment(o, a, b, at, n) - c->world.rod_radius < -c->tol;
 }
