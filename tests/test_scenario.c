@@ -177,6 +177,12 @@ START_TEST(file_names_relative_to_the_scenario) {
   ck_assert_int_eq(rod_scenario_set(&sc, "rod.precurvature_file=v.csv", &err),
                    ROD_OK);
   ck_assert_str_eq(sc.rod.precurvature_file, "v.csv");
+  /* text without a folder keeps them as given too, so a scenario read back
+   * from its own text is the same */
+  ck_assert_int_eq(rod_scenario_load_string(
+                       &sc, "[rod]\nprecurvature_file = w.csv\n", "t", &err),
+                   ROD_OK);
+  ck_assert_str_eq(sc.rod.precurvature_file, "w.csv");
   /* an empty name removes the file */
   ck_assert_int_eq(rod_scenario_set(&sc, "rod.precurvature_file=", &err),
                    ROD_OK);

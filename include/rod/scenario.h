@@ -245,7 +245,9 @@ void rod_scenario_default(rod_scenario *sc);
 int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err);
 
 /* Read INI text (the format of a file) on top of sc; name labels messages
- * (NULL: "scenario"). The same checks and messages as rod_scenario_load. */
+ * (NULL: "scenario"). The same checks and messages as rod_scenario_load;
+ * data file names in the text stay as given (relative ones are opened from
+ * the working directory), as with rod_scenario_set. */
 int rod_scenario_load_string(rod_scenario *sc, const char *text,
                              const char *name, rod_error *err);
 

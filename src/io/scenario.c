@@ -447,7 +447,7 @@ static int ini_handler_cb(void *user, const char *section, const char *name,
       snprintf(ctx->seen[ctx->nseen++], sizeof ctx->seen[0], "%s", label);
     if (ctx->status == ROD_OK)
       ctx->status = set_key_from(ctx->sc, section, name, value, ctx->sc->source,
-                                 ctx->dir, ctx->err);
+                                 ctx->dir[0] ? ctx->dir : NULL, ctx->err);
   }
   if (ctx->status != ROD_OK && ctx->err)
     ctx->err->line = ctx->line;
@@ -508,7 +508,8 @@ static void file_folder(const char *path, char *dir, size_t size) {
 }
 
 /* Read the INI text of fp on top of sc; name labels messages, dir is the
- * folder that file names in it are relative to. */
+ * folder that file names in it are relative to ("": names stay as given,
+ * relative to the working directory). */
 static int load_stream(rod_scenario *sc, FILE *fp, const char *name,
                        const char *dir, rod_error *err) {
   load_ctx *ctx = calloc(1, sizeof *ctx);
@@ -567,10 +568,10 @@ int rod_scenario_load_string(rod_scenario *sc, const char *text,
   FILE *fp = n ? fmemopen((void *)text, n, "r") : fmemopen("\n", 1, "r");
   if (!fp)
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
-  /* file names in the text are relative to the working directory */
-  char dir[ROD_PATH_MAX];
-  file_folder("./x", dir, sizeof dir);
-  int st = load_stream(sc, fp, sc->source, dir, err);
+  /* text has no folder: its file names stay as given, relative to the
+   * working directory, as on the command line (so that a scenario read
+   * back from its own text, rod_scenario_to_ini, is the same) */
+  int st = load_stream(sc, fp, sc->source, "", err);
   fclose(fp);
   return st;
 }
