@@ -15,6 +15,14 @@
 #include "sim/backend.h"
 #include "testutil.h"
 
+/* cantilever_table.ini on the Kirchhoff rod without drag: the falling
+ * rod of the impact tests */
+static void falling_rod(rod_scenario *sc) {
+  rod_test_load(sc, "cantilever_table.ini");
+  sc->solver.backend = ROD_BACKEND_KIRCHHOFF;
+  sc->rod.drag = 0;
+}
+
 /* The Kirchhoff backend of sc in its static state, sampled into s. */
 static void *at_static(const rod_scenario *sc, rod_sample *s) {
   void *k = NULL;
@@ -526,9 +534,7 @@ END_TEST
  * keeps the rod above the bar. */
 START_TEST(thin_bar_never_passed) {
   rod_scenario sc;
-  rod_test_load(&sc, "cantilever_table.ini");
-  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
-  sc.rod.drag = 0;
+  falling_rod(&sc);
   sc.plane.enabled = false;
   sc.time.dt = 4e-3;
   rod_test_bar(&sc, 0.39, -0.03, 1, 1e-3, 0.05);
@@ -627,9 +633,7 @@ static double impact_restitution(double e, double vm, double vp, double gap,
 
 static void impacts(double friction, double e) {
   rod_scenario sc;
-  rod_test_load(&sc, "cantilever_table.ini");
-  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
-  sc.rod.drag = 0;
+  falling_rod(&sc);
   sc.plane.friction = friction;
   sc.plane.restitution = e;
   const double tol = sc.solver.tolerance * sc.rod.length;
@@ -1181,9 +1185,7 @@ END_TEST
  * only takes energy). */
 START_TEST(fine_steps_through_an_impact) {
   rod_scenario sc;
-  rod_test_load(&sc, "cantilever_table.ini");
-  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
-  sc.rod.drag = 0;
+  falling_rod(&sc);
   sc.time.dt = 62.5e-6;
   sc.space.nodes = 100;
   const double tol = sc.solver.tolerance * sc.rod.length;
@@ -1257,9 +1259,7 @@ END_TEST
  * 1, the steps before kept). */
 START_TEST(energy_rise_refused) {
   rod_scenario sc;
-  rod_test_load(&sc, "cantilever_table.ini");
-  sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
-  sc.rod.drag = 0;
+  falling_rod(&sc);
   rod_sample s;
   void *k = at_static(&sc, &s);
   rod_step_stats st;
