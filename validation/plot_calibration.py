@@ -4,7 +4,8 @@
 usage: plot_calibration.py FITTED.ini --data TIP.csv [--h5 RUN.h5]
                            [--rodsim RODSIM] [-o FITTED.png]
 
-RODSIM: build/rodsim of this checkout, else rodsim on PATH.
+RODSIM: $RODSIM, else build/rodsim under the working directory or of this
+checkout, else rodsim on PATH.
 
 FITTED.ini is the output of `rodsim calibrate`. The fitted scenario is run
 with `rodsim run` (to the data's last time, every step written) into a
@@ -137,10 +138,20 @@ def fit_table(fit, unit_of):
 
 
 def default_rodsim():
-    """build/rodsim beside this script's folder, else rodsim on PATH."""
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                        "build", "rodsim")
-    return os.path.normpath(here) if os.path.exists(here) else "rodsim"
+    """$RODSIM, else build/rodsim under the working directory (where the
+    README's commands run it from), else that of the checkout holding this
+    script, else rodsim on PATH. Each is checked at the path it returns:
+    ".." of a folder reached through a symbolic link is the link's target's
+    parent to the system, not the folder the link is in."""
+    script = os.path.dirname(os.path.abspath(__file__))
+    places = [os.environ.get("RODSIM"),
+              os.path.abspath(os.path.join("build", "rodsim")),
+              os.path.join(os.path.dirname(os.path.realpath(script)),
+                           "build", "rodsim")]
+    for place in places:
+        if place and os.access(place, os.X_OK):
+            return place
+    return "rodsim"
 
 
 def main():

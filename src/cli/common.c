@@ -6,23 +6,32 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/escape.h"
 #include "core/model.h"
 #include "integrators/bdf.h"
 #include "integrators/genalpha.h"
 
+/* One line on stderr: "rodsim: " and text, its bytes that are not
+ * printable UTF-8 (from arguments and files) escaped. */
+static void say(const char *text) {
+  char shown[4 * 8192];
+  rod_text_escape(text, shown, sizeof shown);
+  fprintf(stderr, "rodsim: %s\n", shown);
+}
+
 void cli_fail(const char *fmt, ...) {
+  char text[8192];
   va_list ap;
   va_start(ap, fmt);
-  fputs("rodsim: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
+  say(text);
 }
 
 void cli_print_error(const rod_error *err) {
   char buf[1024];
   rod_error_format(err, buf, sizeof buf);
-  fprintf(stderr, "rodsim: %s\n", buf);
+  say(buf);
 }
 
 double cli_realtime_ratio(const rod_sim_result *res) {

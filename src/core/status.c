@@ -1,5 +1,7 @@
 #include "rod/status.h"
 
+#include "core/escape.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +29,11 @@ int rod_error_set(rod_error *err, int status, const char *file, const char *key,
   va_start(ap, fmt);
   vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
+  /* file names, keys and values come from the user's files: shown
+   * escaped (a terminal's control sequences, malformed UTF-8) */
+  rod_text_escape_in_place(err->file, sizeof err->file);
+  rod_text_escape_in_place(err->key, sizeof err->key);
+  rod_text_escape_in_place(err->message, sizeof err->message);
   return status;
 }
 

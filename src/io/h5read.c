@@ -1,19 +1,22 @@
 /* Checked reads from users' HDF5 files (h5read.h). */
 #include "io/h5read.h"
 
+#include "io/datafile.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int rod_h5_open(const char *path, hid_t *f, rod_error *err) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-  FILE *probe = fopen(path, "rb");
-  if (!probe)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot open (%s)",
-                         strerror(errno));
-  fclose(probe);
+  int probe; /* a regular file: H5Fopen would wait on a FIFO */
+  int st = rod_datafile_open(path, false, 0, &probe, err);
+  if (st != ROD_OK)
+    return st;
+  close(probe);
   *f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (*f < 0)
     return rod_error_set(err, ROD_EINVAL, path, NULL, "not an HDF5 file");

@@ -2,6 +2,7 @@
  * canonical INI text, all driven by the key tables of scenario_keys.c. */
 #include "rod/scenario.h"
 
+#include "io/datafile.h"
 #include "scenario_contact.h"
 #include "scenario_keys.h"
 
@@ -549,10 +550,10 @@ static int load_stream(rod_scenario *sc, FILE *fp, const char *name,
 
 int rod_scenario_load(rod_scenario *sc, const char *path, rod_error *err) {
   snprintf(sc->source, sizeof sc->source, "%s", path);
-  FILE *fp = fopen(path, "r");
-  if (!fp)
-    return rod_error_set(err, ROD_EIO, path, "", "cannot open: %s",
-                         strerror(errno));
+  FILE *fp;
+  int opened = rod_datafile_fopen(path, false, ROD_DATA_MAX_SCENARIO, &fp, err);
+  if (opened != ROD_OK)
+    return opened;
   char dir[ROD_PATH_MAX];
   file_folder(path, dir, sizeof dir);
   int st = load_stream(sc, fp, path, dir, err);

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "io/datafile.h"
 #include "io/h5read.h"
 
 static bool grow(void **p, size_t count, size_t size) {
@@ -92,11 +94,11 @@ bool rod_shape_is_hdf5(const char *path) {
   static const unsigned char signature[8] = {0x89, 'H',  'D',  'F',
                                              '\r', '\n', 0x1a, '\n'};
   unsigned char head[8];
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  int fd;
+  if (rod_datafile_open(path, false, 0, &fd, NULL) != ROD_OK)
     return false;
-  bool yes = fread(head, 1, 8, f) == 8 && memcmp(head, signature, 8) == 0;
-  fclose(f);
+  bool yes = read(fd, head, 8) == 8 && memcmp(head, signature, 8) == 0;
+  close(fd);
   return yes;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/datafile.h"
 #include "io/table.h"
 
 typedef struct {
@@ -150,11 +151,18 @@ static int parse_row(csv_reader *r, char *s) {
 }
 
 static int read_lines(csv_reader *r, FILE *f) {
-  char *buf = NULL;
-  size_t size = 0;
-  int st = ROD_OK;
-  while (st == ROD_OK && getline(&buf, &size, f) >= 0) {
+  const size_t size = ROD_DATA_MAX_LINE + 2;
+  char *buf = malloc(size);
+  if (!buf)
+    return rod_error_set(r->err, ROD_ENOMEM, r->name, NULL, "out of memory");
+  int st = ROD_OK, got;
+  while (st == ROD_OK && (got = rod_datafile_line(f, buf, size)) != 0) {
     r->line++;
+    if (got < 0) {
+      st = fail(r, "longer than %zu bytes, the most rodsim reads in one line",
+                ROD_DATA_MAX_LINE);
+      break;
+    }
     char *s = buf;
     if (r->line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
       s += 3; /* a UTF-8 byte-order mark, as spreadsheets write */
@@ -213,10 +221,10 @@ int rod_table_read_stream(FILE *f, const char *name, const char *const *names,
 int rod_table_read(const char *path, const char *const *names, int ncols,
                    rod_table **out, rod_error *err) {
   *out = NULL;
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot open (%s)",
-                         strerror(errno));
+  FILE *f;
+  int opened = rod_datafile_fopen(path, false, ROD_DATA_MAX_TABLE, &f, err);
+  if (opened != ROD_OK)
+    return opened;
   int st = rod_table_read_stream(f, path, names, ncols, out, err);
   fclose(f);
   return st;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "io/datafile.h"
 #include "io/table.h"
 #include "rod/tipcsv.h"
 
@@ -55,10 +56,10 @@ int rod_tip_read_stream(FILE *f, const char *name, rod_tip_data **out,
 
 int rod_tip_read(const char *path, rod_tip_data **out, rod_error *err) {
   *out = NULL;
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot open (%s)",
-                         strerror(errno));
+  FILE *f;
+  int opened = rod_datafile_fopen(path, false, ROD_DATA_MAX_TABLE, &f, err);
+  if (opened != ROD_OK)
+    return opened;
   int st = rod_tip_read_stream(f, path, out, err);
   fclose(f);
   return st;
