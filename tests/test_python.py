@@ -2,13 +2,24 @@
 """The rodsim Python module over the build tree's library: the loader's
 messages, the same numbers as the command line, closed forms through
 Python (a pure tip moment bends a circular arc), stepping with a
-callback, output files read back, and a calibration that recovers the
-stiffness behind noise-free data."""
+callback, output files read back, a calibration that recovers the
+stiffness behind noise-free data; a Sim closed (also inside a callback
+and from another thread) refusing every use, two threads on one Sim
+taking every step, a run on the Sim's own scenario, Ctrl-C (a signal
+from a callback, an interrupt from a timer thread, a real SIGINT to a
+subprocess) stopping a run after its step with the file marked
+interrupted, a trajectory recorded in memory equal to the file's
+datasets, and the plotting tools' one line on bad input."""
+import _thread
 import math
 import os
 import re
+import signal
 import subprocess
+import sys
 import tempfile
+import threading
+import time
 import unittest
 
 import numpy as np
@@ -93,6 +104,22 @@ class Stepping(unittest.TestCase):
         stats = sim.stats()
         self.assertEqual(stats["steps"], 15)
         self.assertGreater(stats["iterations"], 0)
+        for name in ("steps", "samples", "iterations", "integrations",
+                     "fallbacks", "last_iterations", "last_integrations",
+                     "last_method", "status"):
+            self.assertIs(type(stats[name]), int, name)
+        for name in ("time", "max_residual", "wall_time", "last_residual"):
+            self.assertIs(type(stats[name]), float, name)
+        self.assertEqual(repr(sim), "<rodsim.Sim scenario: kirchhoff, "
+                                    "t = 0.03 s, 20 nodes>")
+
+    def test_controlled_steps_end_at_the_end(self):
+        """With time.tolerance the run's last step ends at its end, as
+        rod_sim_advance_to's."""
+        sim = rodsim.Sim(ini=ROD, time_tolerance=1e-4,
+                         time_scheme="esdirk4")
+        sim.run(0.03)
+        self.assertEqual(sim.time, 0.03)
 
     def test_output_and_load(self):
         with tempfile.TemporaryDirectory() as d:
@@ -187,6 +214,335 @@ class Calibration(unittest.TestCase):
         self.assertEqual(fit["residuals"], (len(t) - 1) * 10 * 2)
         self.assertAlmostEqual(fit["values"]["bending_stiffness"], 0.038,
                                delta=0.038 * 1e-5)
+
+
+ROD = "[rod]\nlength = 0.3\n[space]\nnodes = 20\n[tip]\nmass = 0.01\n"
+
+
+def status_of(path):
+    return rodsim.load(path)["attrs"]["status"]
+
+
+class Keys(unittest.TestCase):
+    def test_dotted_keys_three_ways(self):
+        """A dict, SECTION_KEY keywords and **{} set the same keys; [] reads
+        them."""
+        a = rodsim.Scenario({"time.dt": 1e-3, "rod.length": 0.25})
+        b = rodsim.Scenario(time_dt=1e-3, rod_length=0.25)
+        c = rodsim.Scenario(**{"time.dt": 1e-3, "rod.length": 0.25})
+        for sc in (a, b, c):
+            self.assertEqual(sc["time.dt"], 1e-3)
+            self.assertEqual(sc["rod.length"], 0.25)
+        self.assertEqual(a.ini(), b.ini())
+        path = os.path.join(DATA, "scenarios", "weight_release.ini")
+        sc = rodsim.Scenario(path, {"time.dt": 1e-3}, rod_drag=0.0)
+        self.assertEqual((sc["time.dt"], sc["rod.drag"]), (1e-3, 0.0))
+        self.assertEqual(repr(sc), "<rodsim.Scenario %s>" % path)
+        with self.assertRaises(rodsim.Error) as e:
+            rodsim.Scenario(time_dtt=1)
+        self.assertIn("did you mean time.dt?", str(e.exception))
+
+    def test_sim_runs_its_own_copy(self):
+        """The Scenario changed after the Sim was made changes nothing in
+        it: run() steps by the Sim's dt (it took the Scenario's, and a run
+        went 10 times too far); keys given with a Scenario go to a copy."""
+        sc = rodsim.Scenario(ini=ROD, time_dt=2e-3)
+        sim = rodsim.Sim(sc)
+        sc["time.dt"] = 2e-2
+        calls = []
+        sim.run(0.02, callback=lambda s: calls.append(s.time))
+        self.assertEqual(len(calls), 10)
+        self.assertAlmostEqual(sim.time, 0.02, delta=1e-15)
+        self.assertEqual(sim.dt, 2e-3)
+        self.assertEqual(sim.scenario["time.dt"], 2e-3)
+        sim.scenario["time.dt"] = 1.0  # a copy
+        self.assertEqual(sim.scenario["time.dt"], 2e-3)
+        other = rodsim.Sim(sc, time_dt=1e-3)
+        self.assertEqual((other.dt, sc["time.dt"]), (1e-3, 2e-2))
+
+
+class Closed(unittest.TestCase):
+    USES = [lambda s: s.static(), lambda s: s.step(),
+            lambda s: s.run(0.01), lambda s: s.advance_to(0.01),
+            lambda s: s.state(), lambda s: s.stats(),
+            lambda s: s.set_tip_load([0, 0, 1]),
+            lambda s: s.set_load("arm", [0, 0, 1]),
+            lambda s: s.set_base([0, 0, 0], [1, 0, 0, 0]),
+            lambda s: s.open_output("x.h5"), lambda s: s.close_output(),
+            lambda s: s.time, lambda s: s.points, lambda s: s.backend,
+            lambda s: s.dt, lambda s: s.scenario]
+
+    def assert_closed(self, sim):
+        for use in self.USES:
+            with self.assertRaises(rodsim.Error) as e:
+                use(sim)
+            self.assertEqual(str(e.exception),
+                             "scenario: the simulation is closed")
+        self.assertEqual(repr(sim), "<rodsim.Sim scenario: closed>")
+        sim.close()  # twice: nothing happens
+
+    def test_every_use_after_close_raises(self):
+        sim = rodsim.Sim(ini=ROD)
+        sim.static().step()
+        sim.close()
+        self.assert_closed(sim)
+
+    def test_close_inside_a_callback(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            sim = rodsim.Sim(ini=ROD, output=path)
+            with self.assertRaises(rodsim.Error) as e:
+                sim.run(1.0, callback=lambda s: s.close()
+                        if s.time > 0.009 else None)
+            self.assertIn("closed during the run (at step 5)",
+                          str(e.exception))
+            self.assert_closed(sim)
+            run = rodsim.load(path)
+        self.assertEqual(run["attrs"]["status"], "interrupted")
+        self.assertAlmostEqual(run["time"][-1], 0.01, delta=1e-15)
+
+    def test_close_from_another_thread(self):
+        """A run in one thread, close() in another: the run stops after
+        its step in progress with Error, the file says interrupted."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            sim = rodsim.Sim(ini=ROD, output=path)
+            closer = threading.Thread(target=sim.close)
+
+            def start_closer(s):
+                if not closer.is_alive() and s.time > 0.009:
+                    closer.start()
+            with self.assertRaises(rodsim.Error) as e:
+                sim.run(10.0, callback=start_closer)
+            closer.join()
+            self.assertIn("closed by another thread during the run",
+                          str(e.exception))
+            self.assert_closed(sim)
+            run = rodsim.load(path)
+        self.assertEqual(run["attrs"]["status"], "interrupted")
+        self.assertLess(run["time"][-1], 1.0)
+
+
+class Threads(unittest.TestCase):
+    def test_two_threads_take_every_step(self):
+        """Two threads stepping one Sim (steps, and runs of 0.02 s): the
+        state of one thread taking all of their steps, bit for bit."""
+        one = rodsim.Sim(ini=ROD)
+        for _ in range(40):
+            one.step()
+        one.run(0.08)
+        two = rodsim.Sim(ini=ROD)
+        two.static()
+
+        def stepping():
+            for _ in range(20):
+                two.step()
+            two.run(0.02)
+            two.run(0.02)
+        threads = [threading.Thread(target=stepping) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(two.stats()["steps"], 80)
+        self.assertEqual(two.time, one.time)
+        a, b = one.state(), two.state()
+        for key in ("position", "velocity", "orientation", "moment"):
+            np.testing.assert_array_equal(a[key], b[key])
+
+
+class Interrupt(unittest.TestCase):
+    def interrupted_run(self, interrupt, duration=1.0, **kw):
+        """A run of the small rod to a file, interrupted: (sim, the
+        file's contents)."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            sim = rodsim.Sim(ini=ROD, output=path)
+            with self.assertRaises(KeyboardInterrupt):
+                interrupt(sim, duration, **kw)
+            st = sim.state()  # the Sim lives on, its file closed
+            sim.close()
+            run = rodsim.load(path)
+        return st, run
+
+    def test_signal_from_a_callback(self):
+        """SIGINT raised at the 7th step: the run stops there, the file
+        holds t = 0 .. 7 dt and says interrupted."""
+        def at_7th(s):
+            if s.stats()["steps"] == 7:
+                signal.raise_signal(signal.SIGINT)
+        st, run = self.interrupted_run(
+            lambda s, T: s.run(T, callback=at_7th))
+        self.assertAlmostEqual(st["time"], 7 * 2e-3, delta=1e-15)
+        self.assertEqual(run["attrs"]["status"], "interrupted")
+        self.assertEqual(len(run["time"]), 8)
+        np.testing.assert_array_equal(run["rod/position"][-1],
+                                      st["position"])
+
+    def test_interrupt_from_a_timer_thread(self):
+        """_thread.interrupt_main (what Ctrl-C does) 0.3 s into a run of
+        60 s without a callback: KeyboardInterrupt after the step in
+        progress (steps of about 0.1 ms here)."""
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        t0 = time.monotonic()
+        timer.start()
+        st, run = self.interrupted_run(lambda s, T: s.run(T), 60.0)
+        timer.join()
+        self.assertLess(time.monotonic() - t0, 30)
+        self.assertEqual(run["attrs"]["status"], "interrupted")
+        self.assertLess(st["time"], 60.0)
+        self.assertEqual(run["time"][-1], st["time"])
+
+    def test_sigint_to_a_process(self):
+        """A real SIGINT to a Python process in Sim.run (60 s of the
+        rod): it ends within seconds by KeyboardInterrupt, its file says
+        interrupted."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            script = ("import rodsim, sys\n"
+                      "sim = rodsim.Sim(ini=%r, output=%r)\n"
+                      "def told(s):\n"
+                      "    if s.stats()['steps'] == 1:\n"
+                      "        print('running', flush=True)\n"
+                      "sim.run(60.0, callback=told)\n" % (ROD, path))
+            p = subprocess.Popen([sys.executable, "-c", script],
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            self.assertEqual(p.stdout.readline(), "running\n")
+            time.sleep(0.2)
+            p.send_signal(signal.SIGINT)
+            t0 = time.monotonic()
+            _, err = p.communicate(timeout=60)
+            self.assertLess(time.monotonic() - t0, 10)
+            self.assertIn("KeyboardInterrupt", err)
+            self.assertEqual(status_of(path), "interrupted")
+
+    def test_callback_error_marks_the_file_failed(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            sim = rodsim.Sim(ini=ROD, output=path)
+
+            def bad(s):
+                if s.time > 0.005:
+                    raise ZeroDivisionError("a controller's bug")
+            with self.assertRaises(ZeroDivisionError):
+                sim.run(0.1, callback=bad)
+            sim.close()
+            self.assertEqual(status_of(path),
+                             "failed at t = 0.006 s: the callback raised "
+                             "ZeroDivisionError: a controller's bug")
+
+    def test_with_block(self):
+        """KeyboardInterrupt out of a with block of the user's own steps:
+        the file says interrupted; another exception: failed."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            for error, status in (
+                    (KeyboardInterrupt, "interrupted"),
+                    (IndexError("no such node\nat all"),
+                     "failed at t = 0.002 s: IndexError: no such node")):
+                with self.assertRaises(type(error) if
+                                       isinstance(error, Exception)
+                                       else error):
+                    with rodsim.Sim(ini=ROD, output=path) as sim:
+                        sim.step()
+                        raise error
+                self.assertEqual(status_of(path), status)
+
+
+class Record(unittest.TestCase):
+    def test_record_equals_the_file(self):
+        """run(record=...) against the file of the same run: time, tip and
+        every field equal bit for bit, sampled as the file (output.every =
+        3, 10 steps: t = 0, steps 3, 6, 9 and the last)."""
+        h5 = {"position": "rod/position", "orientation": "rod/orientation",
+              "velocity": "rod/velocity", "force": "rod/force",
+              "moment": "rod/moment", "kinetic": "energy/kinetic",
+              "elastic": "energy/elastic", "gravity": "energy/gravity"}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            with rodsim.Sim(ini=ROD, output=path, output_every=3) as sim:
+                rec = sim.run(0.02, record=True)
+            run = rodsim.load(path)
+        self.assertEqual(run["attrs"]["status"], "complete")
+        self.assertEqual(len(rec["time"]), 5)
+        np.testing.assert_array_equal(rec["time"], run["time"])
+        np.testing.assert_array_equal(rec["tip"], run["tip/position"])
+        np.testing.assert_array_equal(rec["s"], run["rod/s"])
+        for name, dataset in h5.items():
+            np.testing.assert_array_equal(rec[name], run[dataset], name)
+        self.assertEqual(rec["position"].shape, (5, 20, 3))
+        self.assertEqual(rec["orientation"].shape, (5, 20, 4))
+
+    def test_fields_and_trajectory_after_an_interrupt(self):
+        sim = rodsim.Sim(ini=ROD)
+        rec = sim.run(0.01, record=["velocity", "energy"])
+        self.assertEqual(sorted(rec), ["elastic", "gravity", "kinetic", "s",
+                                       "time", "tip", "velocity"])
+        self.assertEqual(rec["velocity"].shape, (6, 20, 3))
+        with self.assertRaises(ValueError):
+            sim.run(0.01, record="speed")
+
+        def stop(s):
+            if s.stats()["steps"] == 8:
+                _thread.interrupt_main()
+        with self.assertRaises(KeyboardInterrupt):
+            sim.run(0.1, record="position", callback=stop)
+        np.testing.assert_allclose(sim.trajectory["time"],
+                                   [0.01, 0.012, 0.014, 0.016], atol=1e-15)
+
+
+class Tools(unittest.TestCase):
+    def test_plot_and_animate(self):
+        """python3 -m rodsim.plot on a run; the tools' one line and exit 2
+        on bad input."""
+        try:
+            import h5py  # noqa: F401
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise unittest.SkipTest("h5py or matplotlib is missing")
+        import contextlib
+        import io
+        import rodsim.animate
+        import rodsim.plot
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            with rodsim.Sim(ini=ROD, output=path) as sim:
+                sim.run(0.04)
+            p = subprocess.run([sys.executable, "-m", "rodsim.plot", path],
+                               capture_output=True, text=True)
+            self.assertEqual((p.returncode, p.stdout, p.stderr),
+                             (0, "plot: %s.png\n" % path[:-3], ""))
+            self.assertTrue(os.path.exists(path[:-3] + ".png"))
+            missing = os.path.join(d, "missing.h5")
+            p = subprocess.run([sys.executable, "-m", "rodsim.animate",
+                                missing], capture_output=True, text=True)
+            self.assertEqual((p.returncode, p.stderr),
+                             (2, "animate: %s: no such file\n" % missing))
+            for tool, args, message in (
+                    (rodsim.plot, [missing], "plot: %s: no such file\n"
+                     % missing),
+                    (rodsim.plot, [d], "plot: %s: not a regular file\n" % d),
+                    (rodsim.plot, [__file__], "plot: %s: not an HDF5 file"
+                     % __file__),
+                    (rodsim.plot, [path, "-o", path + ".jpg"],
+                     "plot: %s.jpg: the output must end in .png, .pdf or "
+                     ".svg\n" % path),
+                    (rodsim.plot, [path, "-o", missing + "/x.png"],
+                     "plot: %s/x.png: no folder %s\n" % (missing, missing)),
+                    (rodsim.plot, [], "plot: the following arguments are "
+                     "required: run (see --help)\n"),
+                    (rodsim.animate, [path, "--fps", "0"],
+                     "animate: --fps and --speed must be > 0\n"),
+                    (rodsim.animate, [path, "--view", "up"],
+                     "animate: --view: expected ELEV,AZIM in degrees (got "
+                     "up)\n")):
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    self.assertEqual(tool.main(args), 2, args)
+                self.assertTrue(err.getvalue().startswith(message),
+                                err.getvalue())
+                self.assertEqual(err.getvalue().count("\n"), 1)
 
 
 def rodsim_h5py():
