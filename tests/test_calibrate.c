@@ -14,6 +14,7 @@
 #include "rod/calibrate.h"
 #include "rod/recorder.h"
 #include "rod/render.h"
+#include "rod/sim.h"
 #include "rod/track.h"
 #include "testutil.h"
 #include "track/frames.h"

@@ -280,7 +280,7 @@ static run *simulate(const rod_scenario *sc) {
   run *r = calloc(1, sizeof *r);
   r->pos = calloc((size_t)MAXSAMPLES * MAXPTS * 3, sizeof(double));
   r->quat = calloc((size_t)MAXSAMPLES * MAXPTS * 4, sizeof(double));
-  rod_sim_sink sink = {keep, NULL, NULL, r};
+  rod_sim_sink sink = {.sample = keep, .user = r};
   rod_sim_result res;
   ck_assert_msg(rod_sim_run(sc, &sink, false, &res, &err) == ROD_OK,
                 "run failed: %s", res.message);

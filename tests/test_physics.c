@@ -74,7 +74,7 @@ static rod_states *simulate(const rod_scenario *sc, bool static_only) {
                 err.message);
   int samples = static_only ? 1 : rod_sim_step_count(sc) + 2;
   rod_states *r = states_alloc(samples);
-  rod_sim_sink sink = {keep_sample, NULL, NULL, r};
+  rod_sim_sink sink = {.sample = keep_sample, .user = r};
   rod_sim_result res;
   int st = rod_sim_run(sc, &sink, static_only, &res, &err);
   ck_assert_msg(st == ROD_OK, "run failed: %s", res.message);
@@ -957,7 +957,7 @@ static ends *run_ends(const rod_scenario *sc) {
   ck_assert_msg(rod_scenario_validate(sc, &err) == ROD_OK, "%s: %s", err.key,
                 err.message);
   ends *e = calloc(1, sizeof *e);
-  rod_sim_sink sink = {keep_ends, NULL, NULL, e};
+  rod_sim_sink sink = {.sample = keep_ends, .user = e};
   rod_sim_result res;
   ck_assert_msg(rod_sim_run(sc, &sink, false, &res, &err) == ROD_OK,
                 "run failed: %s", res.message);

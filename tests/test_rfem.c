@@ -692,7 +692,7 @@ static double energy_drift(rod_rfem_integrator_kind integ, double dt,
   sc.rfem.spectral_radius = 1.0;
   sc.rfem.rtol = 1e-10;
   energy_probe p = {0, 0, 0};
-  rod_sim_sink sink = {energy_sample, NULL, NULL, &p};
+  rod_sim_sink sink = {.sample = energy_sample, .user = &p};
   rod_sim_result res;
   rod_error err;
   ck_assert_int_eq(rod_sim_run(&sc, &sink, false, &res, &err), ROD_OK);

@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   fprintf(ts.f, "t,x,y,z\n");
-  rod_sim_sink sink = {on_sample, NULL, NULL, &ts};
+  rod_sim_sink sink = {.sample = on_sample, .user = &ts};
   rod_sim_result res;
   const clock_t c0 = clock();
   int st = rod_sim_run(&sc, &sink, false, &res, &err);

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "rod/scenario.h"
-#include "rod/sim.h"
+#include "rod/sample.h"
 #include "rod/status.h"
 
 #ifdef __cplusplus

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "rod/scenario.h"
-#include "rod/sim.h"
+#include "rod/sample.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,6 +14,8 @@
 
 #include "rod/scenario.h"
 
+#include "rod/sample.h"
+
 #include "rod/logger.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"

@@ -15,76 +15,22 @@
  *   rod_sim_free(sim);
  *
  * Functions that can fail return a rod_status; rod_sim_error gives the
- * one-line message of the last failure. The library never prints. */
+ * one-line message of the last failure. The library never prints. The
+ * samples, their effort and the sink that takes them are in rod/sample.h
+ * (included here), with the sampling plan (rod_sim_step_count,
+ * rod_sim_sample_count). */
 #ifndef ROD_SIM_H
 #define ROD_SIM_H
 
 #include <stdbool.h>
 
+#include "rod/sample.h"
 #include "rod/scenario.h"
 #include "rod/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Solver methods recorded per step (docs/hdf5.md, /solver/method). */
-enum { ROD_METHOD_SIMPLE = 0, ROD_METHOD_MODIFIED = 1, ROD_METHOD_BDF2 = 2 };
-
-/* State of the rod at one time, at the backend's points along s. The arrays
- * belong to the simulation and are valid during a sink's call only. */
-typedef struct {
-  int points;
-  const double *s;           /* m, (points) */
-  const double *position;    /* m, world (points x 3) */
-  const double *orientation; /* unit quaternion w x y z (points x 4) */
-  const double *velocity;    /* m/s, world (points x 3) */
-  const double *force;       /* N, internal force, world; NULL if none */
-  const double *moment;      /* N m, internal moment, world; NULL if none */
-  double kinetic;            /* J, the rod's kinetic energy */
-  double elastic;            /* J, elastic energy */
-  double gravity;            /* J, -integral of rhoA g . p ds */
-  /* Contact with [plane] and [obstacle.NAME] (docs/contact.md); NULL and 0
-   * when the scenario has none. */
-  const double *contact_force; /* N, world (points x 3): the contact forces
-                                  lumped at the points */
-  const signed char *contact_active; /* (points): 1 where a contact acts */
-  double contact_gap_min;    /* m, smallest gap between the rod's surface and
-                                an obstacle (negative: penetration) */
-  double dissipated_contact; /* J, energy the contacts took out since t = 0 */
-} rod_sample;
-
-/* Effort of one step (or of the static solve). */
-typedef struct {
-  int iterations;      /* nonlinear iterations */
-  double integrations; /* spatial integrations (1 + k per sweep with k
-                          tangents); RFEM: dynamics evaluations */
-  double residual;     /* final scaled residual */
-  int method;          /* ROD_METHOD_* */
-  int fallback;        /* 1 when the step needed a method after the strategy's
-                          first choice (Till & Rucker 2017, Fig. 2) */
-  double error;        /* m: the step's local error estimate (schemes with
-                          an embedded pair, time.tolerance); 0 without */
-  int rejected;        /* 1: error above the tolerance set by
-                          set_tolerance; the state stayed */
-} rod_step_stats;
-
-/* Sink for the time samples (time samples, docs/hdf5.md): t = 0, every
- * output.every steps or the multiples of output.interval (interpolated
- * between steps), and the last step taken. stats are summed
- * (iterations, integrations, wall time) or maximal (residual, method) over
- * the steps since the previous sample. A non-zero return stops the run
- * with that status. */
-typedef struct {
-  int (*sample)(void *user, double t, const rod_sample *s,
-                const rod_step_stats *stats, double wall_time);
-  /* Called after every step (may be NULL): for periodic flushing, or to
-   * stop the run (return ROD_EINTR after a signal, say). */
-  int (*tick)(void *user);
-  /* Called about every 0.2 s of wall time (may be NULL). */
-  void (*progress)(void *user, double t, double t_end, int steps, double wall);
-  void *user;
-} rod_sim_sink;
 
 /* How the static state was found and whether it is stable. */
 typedef struct {
@@ -168,7 +114,9 @@ void rod_sim_get_error(const rod_sim *sim, rod_error *err);
 
 /* Samples (t = 0, every output.every steps, the last step) go to sink as
  * they are taken; NULL removes it. Set before rod_sim_static to receive
- * the t = 0 sample. */
+ * the t = 0 sample. A sink replaced that has a close (an output opened by
+ * rod_sim_open_output) is closed first, as by rod_sim_close_output(sim,
+ * NULL). */
 void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink);
 
 /* Deliver the last step taken to the sink when it fell between output
@@ -191,7 +139,9 @@ int rod_sim_open_output(rod_sim *sim, const char *path);
 /* Write the pending last step and the file's status: "complete" when
  * status is NULL and the simulation has not failed, else status or the
  * failure. Then close the file. ROD_EIO if the file could not be written
- * completely (the error says so). No output open: ROD_OK. */
+ * completely (the error says so). No output open: ROD_OK. The same for
+ * any sink with a close (rod/sample.h): it gets that status and is
+ * removed. */
 int rod_sim_close_output(rod_sim *sim, const char *status);
 
 /* ---- solving ----------------------------------------------------------- */
@@ -282,16 +232,6 @@ int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value);
  * and, when the run stopped early, why. */
 int rod_sim_run(const rod_scenario *sc, const rod_sim_sink *sink,
                 bool static_only, rod_sim_result *res, rod_error *err);
-
-/* Number of steps of a run (fixed steps): duration / dt rounded up. */
-int rod_sim_step_count(const rod_scenario *sc);
-
-/* Samples a run delivers: t = 0, then every output.every-th step or the
- * multiples of output.interval, and the end. With time.tolerance and no
- * output.interval the steps are not known before the run: the count at
- * steps of time.dt, a lower bound. output.every = auto counts every step
- * (a sink's samples; a file's may be fewer, rod_sim_output_every). */
-int rod_sim_sample_count(const rod_scenario *sc);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 
 #include "rod/calibrate.h"
 #include "rod/recorder.h"
+#include "rod/sim.h"
 
 /* One simulation of the fit: its scenario, its record and how it ended. */
 typedef struct {

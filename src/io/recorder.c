@@ -1,3 +1,6 @@
+/* The in-memory recorder of rod/recorder.h: a sink keeping times, tip
+ * positions, energies and solver effort per sample (and the whole rod on
+ * request) in arrays sized from the sampling plan. */
 #include "rod/recorder.h"
 
 #include <stdlib.h>

@@ -11,11 +11,11 @@
 #include "core/v3.h"
 #include "integrators/dirk.h"
 #include "io/scenario_contact.h"
-#include "rod/logger.h"
 #include "sim/backend.h"
 #include "sim/dense.h"
 #include "sim/energy_watch.h"
 #include "sim/guard.h"
+#include "sim/sim_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -39,7 +39,6 @@ struct rod_sim {
   double t;    /* s */
   rod_sim_sink sink;
   bool has_sink;
-  rod_logger *log;    /* output opened by rod_sim_open_output */
   rod_step_stats acc; /* effort since the last sample */
   double acc_wall;    /* s, since the last sample */
   int pending;        /* converged steps not yet sampled */
@@ -73,19 +72,6 @@ static double now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-int rod_sim_step_count(const rod_scenario *sc) {
-  double n = sc->time.duration / sc->time.dt;
-  return (int)ceil(n - 1e-9);
-}
-
-int rod_sim_sample_count(const rod_scenario *sc) {
-  if (sc->output.has_interval)
-    return (int)ceil(sc->time.duration / sc->output.interval - 1e-9) + 1;
-  /* output.every = auto: at every step, an upper bound */
-  const int every = sc->output.every > 0 ? sc->output.every : 1;
-  return rod_sim_step_count(sc) / every + 2;
-}
-
 /* Record a failure: err, its text, the result's status and message. */
 static int fail(rod_sim *sim, int status, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -115,6 +101,15 @@ void rod_sim_get_error(const rod_sim *sim, rod_error *err) {
 }
 
 const rod_scenario *rod_sim_scenario(const rod_sim *sim) { return &sim->sc; }
+
+void rod_sim_fix_every(rod_sim *sim, int every) {
+  sim->sc.output.every = every;
+}
+
+int rod_sim_set_failure(rod_sim *sim, int status, const rod_error *err) {
+  sim->err = *err;
+  return status;
+}
 
 const char *rod_sim_backend(const rod_sim *sim) { return sim->ops->name; }
 
@@ -337,48 +332,30 @@ int rod_sim_flush(rod_sim *sim) {
   return sim->pending > 0 ? emit(sim) : ROD_OK;
 }
 
-void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink) {
-  sim->has_sink = sink != NULL;
-  if (sink)
-    sim->sink = *sink;
-  else
-    memset(&sim->sink, 0, sizeof sim->sink);
-}
-
-int rod_sim_output_every(rod_sim *sim) {
-  if (sim->sc.output.every == 0)
-    sim->sc.output.every =
-        rod_logger_every(&sim->sc, rod_sim_points(sim),
-                         sim->sc.plane.enabled || sim->sc.obstacles.count > 0);
-  return sim->sc.output.every;
-}
-
-int rod_sim_open_output(rod_sim *sim, const char *path) {
-  rod_sim_close_output(sim, NULL);
-  rod_sim_output_every(sim);
-  int st = rod_logger_open(&sim->log, path ? path : sim->sc.output.file,
-                           &sim->sc, sim->ops->name, &sim->err);
-  if (st != ROD_OK)
-    return st;
-  rod_sim_sink sink = rod_logger_sink(sim->log);
-  rod_sim_set_sink(sim, &sink);
-  return ROD_OK;
-}
-
 int rod_sim_close_output(rod_sim *sim, const char *status) {
-  if (!sim->log)
+  if (!sim->has_sink || !sim->sink.close)
     return ROD_OK;
   int st = rod_sim_flush(sim);
   const char *text = status                      ? status
                      : sim->res.status != ROD_OK ? sim->res.message
                                                  : "complete";
-  int cst = rod_logger_close(sim->log, text);
-  sim->log = NULL;
-  rod_sim_set_sink(sim, NULL);
+  const rod_sim_sink sink = sim->sink; /* forgotten before it is closed */
+  sim->has_sink = false;
+  memset(&sim->sink, 0, sizeof sim->sink);
+  int cst = sink.close(sink.user, text);
   if (st == ROD_OK && cst != ROD_OK)
     st = fail(sim, cst, "output.file", "cannot write the file (%s)",
               rod_strerror(cst));
   return st;
+}
+
+void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink) {
+  rod_sim_close_output(sim, NULL);
+  sim->has_sink = sink != NULL;
+  if (sink)
+    sim->sink = *sink;
+  else
+    memset(&sim->sink, 0, sizeof sim->sink);
 }
 
 /* ---- solving ----------------------------------------------------------- */
