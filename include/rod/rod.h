@@ -21,6 +21,7 @@
 #include "rod/sim.h"
 
 #include "rod/compare.h"
+#include "rod/export.h"
 
 #include "rod/calibrate.h"
 

@@ -231,6 +231,7 @@ typedef struct {
     double max_size;      /* B, before compression; 0: no limit */
     bool has_interval;    /* samples at multiples of interval, not every */
     double interval;      /* s */
+    bool xdmf; /* run and static write OUT.xdmf beside OUT.h5 (export.h) */
   } output;
   /* Where the scenario came from, for messages ("" for defaults only). */
   char source[ROD_PATH_MAX];

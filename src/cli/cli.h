@@ -98,5 +98,6 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_track(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

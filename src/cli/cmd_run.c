@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "io/scenario_contact.h"
+#include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
 
@@ -201,6 +202,34 @@ static void print_static(rod_sim *sim, const rod_scenario *sc,
   free(p);
 }
 
+/* OUT.xdmf beside the run's file (rod/export.h, docs/hdf5.md): one that
+ * rodsim wrote for an earlier file of this name is removed when the run
+ * starts writing (it would describe samples this file does not hold), and
+ * with output.xdmf a new one is written when the file is closed. A run
+ * killed in between leaves none: `rodsim export --xdmf` makes it. */
+static void xdmf_remove_stale(const rod_scenario *sc) {
+  char xdmf[ROD_PATH_MAX + 8];
+  if (rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK &&
+      rod_export_is_xdmf(xdmf))
+    unlink(xdmf);
+}
+
+static void xdmf_write(const rod_scenario *sc) {
+  char xdmf[ROD_PATH_MAX + 8];
+  rod_error err = {{0}, {0}, {0}, 0};
+  if (!sc->output.xdmf ||
+      rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) != ROD_OK ||
+      access(sc->output.file, F_OK) != 0)
+    return;
+  if (rod_export_xdmf(sc->output.file, xdmf, NULL, &err) != ROD_OK) {
+    char why[1024];
+    rod_error_format(&err, why, sizeof why);
+    cli_fail("%s: output.xdmf: warning: %s not written (%s); rodsim export "
+             "%s --xdmf makes it",
+             sc->source, xdmf, why, sc->output.file);
+  }
+}
+
 static int run_common(int argc, char **argv, bool static_only) {
   cli_common c = {0};
   for (int i = 1; i < argc; i++) {
@@ -258,6 +287,7 @@ static int run_common(int argc, char **argv, bool static_only) {
     rod_sim_free(sim);
     return rc;
   }
+  xdmf_remove_stale(&sc);
   catch_signals();
   progress_sink ps = {rod_logger_sink(lg), isatty(2) && !c.quiet};
   rod_sim_sink sink = {.sample = ps_sample,
@@ -298,6 +328,8 @@ static int run_common(int argc, char **argv, bool static_only) {
   bool told; /* after a write error: the file's status can say why */
   const long kept = rod_logger_written(lg, &told); /* final after an error */
   int cst = rod_logger_close(lg, status);
+  if (cst == ROD_OK && !(st == ROD_EINVAL && kept == 0))
+    xdmf_write(&sc);
   if (res.statics.stable == 1 && res.statics.note[0])
     fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
             res.statics.note);

@@ -21,6 +21,8 @@ static const struct {
     {"render", cmd_render, "a synthetic video of a run (noise, blur, camera)"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
     {"keys", cmd_keys, "every scenario key: default, unit, range, meaning"},
+    {"export", cmd_export,
+     "a run's file for ParaView and VisIt (XDMF beside it, or VTK files)"},
 };
 
 static void usage(FILE *out) {

@@ -40,16 +40,15 @@ static bool exists(hid_t f, const char *name) {
 }
 
 static int check_dims(hid_t space, const char *path, const char *key, int rank,
-                      hsize_t rows, hsize_t *dims, size_t *count,
+                      hsize_t first, hsize_t rows, hsize_t *dims, size_t *count,
                       rod_error *err) {
   hsize_t got[8] = {0};
   H5Sget_simple_extent_dims(space, got, NULL);
-  if (rows > got[0])
-    return rod_error_set(err, ROD_EINVAL, path, key,
-                         "holds %llu samples, the file says %llu",
-                         (unsigned long long)got[0], (unsigned long long)rows);
-  if (rows)
-    got[0] = rows;
+  if (first + rows > got[0])
+    return rod_error_set(
+        err, ROD_EINVAL, path, key, "holds %llu samples, the file says %llu",
+        (unsigned long long)got[0], (unsigned long long)(first + rows));
+  got[0] = rows ? rows : got[0] - first;
   *count = 1;
   for (int k = 0; k < rank; k++) {
     if (dims[k] && got[k] != dims[k])
@@ -155,6 +154,13 @@ int rod_h5_read(hid_t f, const char *path, const char *name, hid_t type,
 int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                      size_t elem, int rank, hsize_t rows, hsize_t *dims,
                      void **out, rod_error *err) {
+  return rod_h5_read_block(f, path, name, type, elem, rank, 0, rows, dims, out,
+                           err);
+}
+
+int rod_h5_read_block(hid_t f, const char *path, const char *name, hid_t type,
+                      size_t elem, int rank, hsize_t first, hsize_t rows,
+                      hsize_t *dims, void **out, rod_error *err) {
   *out = NULL;
   const char *key = name + 1;
   if (rank < 0 || rank > 8 || !exists(f, name))
@@ -176,7 +182,7 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                        "expected a %d-dimensional %s dataset", rank,
                        want_float ? "numeric" : "integer");
   if (st == ROD_OK)
-    st = check_dims(space, path, key, rank, rows, dims, &count, err);
+    st = check_dims(space, path, key, rank, first, rows, dims, &count, err);
   const char *why = st == ROD_OK
                         ? storage_problem(ds, space, tsize,
                                           H5Sget_simple_extent_npoints(space),
@@ -186,9 +192,9 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
     st = rod_error_set(err, ROD_EINVAL, path, key, "%s", why);
   if (st == ROD_OK && !(*out = malloc(count * elem)))
     st = rod_error_set(err, ROD_ENOMEM, path, key, "out of memory");
-  /* the first dims[0] along the first dimension (all of it but when rows
-   * is less than the extent) */
-  hsize_t start[8] = {0};
+  /* dims[0] along the first dimension from first (all of it but when
+   * rows is less than the extent) */
+  hsize_t start[8] = {first};
   hid_t mem = st != ROD_OK ? -1
               : rank       ? H5Screate_simple(rank, dims, NULL)
                            : H5Screate(H5S_SCALAR);

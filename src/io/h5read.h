@@ -24,6 +24,12 @@ int rod_h5_read_rows(hid_t f, const char *path, const char *name, hid_t type,
                      size_t elem, int rank, hsize_t rows, hsize_t *dims,
                      void **out, rod_error *err);
 
+/* rod_h5_read_rows of rows first .. first + rows - 1 along the first
+ * dimension (rows > 0, rank > 0). */
+int rod_h5_read_block(hid_t f, const char *path, const char *name, hid_t type,
+                      size_t elem, int rank, hsize_t first, hsize_t rows,
+                      hsize_t *dims, void **out, rod_error *err);
+
 /* The whole samples of a run's file, its dataset /samples (a run killed
  * during a flush may leave datasets extended past their data): *n = 0
  * when the file has none (then every sample of the extents is whole);
