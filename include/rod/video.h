@@ -18,7 +18,13 @@
  * zero size or of another size than the first, timestamps that do not
  * increase, a file that ends before the frame count its container
  * declares. Only local files are read (no network protocols). The library
- * never prints: FFmpeg's own log lines are kept for the error message. */
+ * never prints: FFmpeg's own log lines are kept for the error message.
+ *
+ * FFmpeg's code is a module of its own (rod_video.so, installed in
+ * LIBDIR/rodsim/), which librod opens on the first call that opens a
+ * video for reading or writing: a program that reads and writes no video
+ * loads none of FFmpeg's libraries. Without the module those calls return
+ * ROD_EIO, err saying why it did not load. */
 #ifndef ROD_VIDEO_H
 #define ROD_VIDEO_H
 
@@ -104,7 +110,7 @@ int rod_video_writer_add(rod_video_writer *w, const rod_image *img, double t,
  * NULL is a no-op). ROD_EIO on a write error. */
 int rod_video_writer_close(rod_video_writer *w, rod_error *err);
 
-/* The encoder's name that "" selects. */
+/* The encoder's name that "" selects ("" without the video module). */
 const char *rod_video_default_codec(void);
 
 #ifdef __cplusplus

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 #include "io/scenario_contact.h"
 #include "rod/export.h"
 #include "rod/logger.h"
@@ -16,7 +17,8 @@ static const char *run_help =
     "usage: rodsim run SCENARIO.ini [-o OUT.h5] [--set SECTION.KEY=VALUE]... "
     "[--quiet]\n\n"
     "Solves the static initial state (t = 0), then simulates time.duration\n"
-    "seconds in steps of time.dt, writing the HDF5 file of docs/hdf5.md\n"
+    "seconds in steps of time.dt, writing the HDF5 file described in\n"
+    "  " ROD_DOCDIR "/hdf5.md\n"
     "(output.file, or OUT.h5; every step, or with output.every = auto\n"
     "every k-th past 100 MB, said on stderr), and prints one line: steps,\n"
     "wall time, the real-time ratio (simulated time / wall time of the\n"

@@ -36,6 +36,11 @@ static void usage(FILE *out) {
       "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\nInstalled with rodsim (meson install):\n"
+               "  scenarios to start from  " ROD_DATADIR "/scenarios\n"
+               "  documentation            " ROD_DOCDIR "\n"
+               "    (README.md; commands.md, scenario.md: every key; hdf5.md: "
+               "the output)\n");
 }
 
 /* OpenBLAS's own threads only slow down the small matrices here (and

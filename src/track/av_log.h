@@ -1,6 +1,7 @@
 /* FFmpeg's log, kept instead of printed: the library never prints, but
  * the last error line FFmpeg logged explains a failure best ("Invalid NAL
- * unit size"), so it goes into the rod_error message. */
+ * unit size"), so it goes into the rod_error message. In the video module
+ * (video_module.h). */
 #ifndef ROD_TRACK_AV_LOG_H
 #define ROD_TRACK_AV_LOG_H
 

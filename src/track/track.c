@@ -1,5 +1,7 @@
-/* Tracking's options and the rightmost rule (track.h); the loop over the
- * frames is in track_run.c. */
+/* Tracking's options, their check and the rightmost rule's tip pixel
+ * (track.h): the bottom of tracking, called by the loop over the frames
+ * (track_run.c) and by the command line; it calls nothing of tracking's
+ * own. */
 #include <math.h>
 
 #include "rod/track.h"
@@ -97,21 +99,5 @@ int rod_track_tip_pixel(const rod_image *img, double threshold, int *px,
     return ROD_EINVAL;
   *px = best_col;
   *py = best_row;
-  return ROD_OK;
-}
-
-int rod_track_dir(const char *dir, const rod_track_options *o,
-                  rod_tip_data **out, rod_error *err) {
-  *out = NULL;
-  rod_track_options rightmost = *o;
-  rightmost.method = ROD_TRACK_RIGHTMOST;
-  rightmost.timestamps = false;
-  rod_track_result res;
-  int st = rod_track(dir, &rightmost, &res, err);
-  if (st != ROD_OK)
-    return st;
-  *out = res.tip;
-  res.tip = NULL;
-  rod_track_result_free(&res);
   return ROD_OK;
 }

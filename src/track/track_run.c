@@ -1,5 +1,7 @@
-/* The loop over the frames of rod_track (track.h) and the rightmost rule
- * per frame. */
+/* rod_track and rod_track_dir (track.h): the loop over the frames, the
+ * rightmost rule per frame; the top of tracking, calling down into the
+ * options and the tip pixel (track.c), the frame source, the background
+ * and the centreline (track_shape.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,4 +213,20 @@ int rod_track(const char *input, const rod_track_options *o,
   if (st != ROD_OK)
     rod_track_result_free(res);
   return st;
+}
+
+int rod_track_dir(const char *dir, const rod_track_options *o,
+                  rod_tip_data **out, rod_error *err) {
+  *out = NULL;
+  rod_track_options rightmost = *o;
+  rightmost.method = ROD_TRACK_RIGHTMOST;
+  rightmost.timestamps = false;
+  rod_track_result res;
+  int st = rod_track(dir, &rightmost, &res, err);
+  if (st != ROD_OK)
+    return st;
+  *out = res.tip;
+  res.tip = NULL;
+  rod_track_result_free(&res);
+  return ROD_OK;
 }

@@ -1,5 +1,5 @@
 /* Video frames to luminance through libavformat, libavcodec and libswscale
- * (rod/video.h). */
+ * (rod/video.h), in the video module (video_module.h). */
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -13,6 +13,7 @@
 
 #include "rod/video.h"
 #include "track/av_log.h"
+#include "track/video_codec.h"
 
 struct rod_video {
   char *path;
@@ -110,7 +111,7 @@ static int open_decoder(rod_video *v, rod_error *err) {
   return ROD_OK;
 }
 
-int rod_video_open(const char *path, rod_video **out, rod_error *err) {
+int video_open(const char *path, rod_video **out, rod_error *err) {
   *out = NULL;
   rod_av_log_capture();
   rod_video *v = calloc(1, sizeof *v);
@@ -143,20 +144,18 @@ int rod_video_open(const char *path, rod_video **out, rod_error *err) {
       (!(v->pkt = av_packet_alloc()) || !(v->frame = av_frame_alloc())))
     st = rod_error_set(err, ROD_ENOMEM, path, NULL, "out of memory");
   if (st != ROD_OK) {
-    rod_video_close(v);
+    video_close(v);
     return st;
   }
   *out = v;
   return ROD_OK;
 }
 
-const rod_video_info *rod_video_get_info(const rod_video *v) {
-  return &v->info;
-}
+const rod_video_info *video_get_info(const rod_video *v) { return &v->info; }
 
-long rod_video_frame_count(const rod_video *v) { return v->decoded; }
+long video_frame_count(const rod_video *v) { return v->decoded; }
 
-void rod_video_close(rod_video *v) {
+void video_close(rod_video *v) {
   if (!v)
     return;
   av_frame_free(&v->frame);
@@ -447,8 +446,8 @@ static int feed(rod_video *v, rod_error *err) {
   }
 }
 
-int rod_video_read(rod_video *v, rod_image *img, double *t, bool *end,
-                   rod_error *err) {
+int video_read(rod_video *v, rod_image *img, double *t, bool *end,
+               rod_error *err) {
   *end = false;
   rod_av_clear_log();
   for (;;) {

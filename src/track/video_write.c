@@ -1,5 +1,5 @@
 /* Luminance frames into a video file through libavcodec and libavformat
- * (rod/video.h). */
+ * (rod/video.h), in the video module (video_module.h). */
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -10,6 +10,7 @@
 
 #include "rod/video.h"
 #include "track/av_log.h"
+#include "track/video_codec.h"
 
 struct rod_video_writer {
   char *path;
@@ -22,12 +23,7 @@ struct rod_video_writer {
   int64_t last_pts;
 };
 
-rod_video_writer_options rod_video_writer_default(void) {
-  return (rod_video_writer_options){
-      .width = 640, .height = 480, .fps = 1000, .crf = -1};
-}
-
-const char *rod_video_default_codec(void) {
+const char *video_default_codec(void) {
   return avcodec_find_encoder_by_name("libx264") ? "libx264" : "mpeg4";
 }
 
@@ -64,7 +60,7 @@ static int timescale_of(const rod_video_writer_options *o) {
 
 static int setup_encoder(rod_video_writer *w, const rod_video_writer_options *o,
                          rod_error *err) {
-  const char *name = o->codec[0] ? o->codec : rod_video_default_codec();
+  const char *name = o->codec[0] ? o->codec : video_default_codec();
   const AVCodec *codec = avcodec_find_encoder_by_name(name);
   if (!codec || codec->type != AVMEDIA_TYPE_VIDEO)
     return rod_error_set(err, ROD_EINVAL, w->path, NULL,
@@ -141,8 +137,8 @@ static void free_writer(rod_video_writer *w) {
   free(w);
 }
 
-int rod_video_writer_open(const char *path, const rod_video_writer_options *o,
-                          rod_video_writer **out, rod_error *err) {
+int video_writer_open(const char *path, const rod_video_writer_options *o,
+                      rod_video_writer **out, rod_error *err) {
   *out = NULL;
   rod_av_log_capture();
   rod_av_clear_log();
@@ -196,8 +192,8 @@ static uint8_t level(float v, bool limited) {
   return (uint8_t)lrintf(limited ? 16.0f + 219.0f * v : 255.0f * v);
 }
 
-int rod_video_writer_add(rod_video_writer *w, const rod_image *img, double t,
-                         rod_error *err) {
+int video_writer_add(rod_video_writer *w, const rod_image *img, double t,
+                     rod_error *err) {
   rod_av_clear_log();
   if (img->width != w->enc->width || img->height != w->enc->height)
     return rod_error_set(err, ROD_EINVAL, w->path, NULL,
@@ -229,7 +225,7 @@ int rod_video_writer_add(rod_video_writer *w, const rod_image *img, double t,
   return drain(w, err);
 }
 
-int rod_video_writer_close(rod_video_writer *w, rod_error *err) {
+int video_writer_close(rod_video_writer *w, rod_error *err) {
   if (!w)
     return ROD_OK;
   rod_av_clear_log();
