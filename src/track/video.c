@@ -17,17 +17,21 @@
 #include "track/video_module.h"
 
 static const rod_video_module *module;
-static char why[PATH_MAX + 256]; /* why the module did not open */
+static char why[3 * PATH_MAX]; /* why the module did not open */
 
-/* Open path as the module; false (and why set when the file exists or
- * nothing was said yet) if it does not load or is of another build. */
+/* Open path as the module; false if it does not load or is of another
+ * build (why says so), or is not there (its folder added to why). */
 static bool open_module(const char *path) {
+  if (access(path, F_OK) != 0) {
+    size_t n = strlen(why);
+    snprintf(why + n, sizeof why - n, "%s%.*s", n ? ", " : "not found in ",
+             (int)(strrchr(path, '/') - path), path);
+    return false;
+  }
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
-    if (why[0] == '\0' || access(path, F_OK) == 0) {
-      const char *e = dlerror();
-      snprintf(why, sizeof why, "%s", e ? e : path);
-    }
+    const char *e = dlerror();
+    snprintf(why, sizeof why, "%s", e ? e : path);
     return false;
   }
   const rod_video_module *m = dlsym(h, ROD_VIDEO_MODULE_SYMBOL);
@@ -42,6 +46,8 @@ static bool open_module(const char *path) {
   return true;
 }
 
+/* The first of: beside librod in rodsim/, beside librod, where it is
+ * installed; the first that exists decides. */
 static void load(void) {
   char path[PATH_MAX];
   Dl_info info;
@@ -51,10 +57,10 @@ static void load(void) {
     const char *base = slash ? info.dli_fname : ".";
     snprintf(path, sizeof path, "%.*s/rodsim/%s", dir, base,
              ROD_VIDEO_MODULE_FILE);
-    if (open_module(path))
+    if (open_module(path) || access(path, F_OK) == 0)
       return;
     snprintf(path, sizeof path, "%.*s/%s", dir, base, ROD_VIDEO_MODULE_FILE);
-    if (open_module(path))
+    if (open_module(path) || access(path, F_OK) == 0)
       return;
   }
   snprintf(path, sizeof path, "%s/%s", ROD_VIDEO_MODULE_DIR,
