@@ -2,8 +2,10 @@
 """The Jupyter notebooks of examples/ run from start to end (nbclient, a
 python3 kernel over the build tree's module, `rodsim` from $RODSIM), each
 in a scratch copy of examples/ beside a link to data/, and are kept in the
-repository with their outputs stripped. Skipped (77) without Debian's
-python3-nbclient, python3-nbformat and python3-ipykernel."""
+repository with their outputs stripped; and a kernel's interrupt (what
+Jupyter's stop button sends) stops a Sim.run of 60 s with
+KeyboardInterrupt, its file marked interrupted. Skipped (77) without
+Debian's python3-nbclient, python3-nbformat and python3-ipykernel."""
 import glob
 import os
 import shutil
@@ -49,6 +51,45 @@ def run(path, scratch):
     return ""
 
 
+def kernel_interrupt(scratch):
+    """A kernel running Sim.run(60) to a file, interrupted 0.5 s after it
+    began: '' or why it failed."""
+    from jupyter_client.manager import start_new_kernel
+    km, kc = start_new_kernel(kernel_name="python3", cwd=scratch)
+    try:
+        kc.execute_interactive(
+            "import rodsim\n"
+            "sim = rodsim.Sim(ini='[space]\\nnodes = 20\\n', output='o.h5')",
+            timeout=60)
+        msg = kc.execute("sim.run(60.0)")
+        while True:  # the kernel takes the cell
+            m = kc.get_iopub_msg(timeout=60)
+            if m["parent_header"].get("msg_id") == msg and \
+                    m["msg_type"] == "status" and \
+                    m["content"]["execution_state"] == "busy":
+                break
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=60)["content"]
+        wall = time.monotonic() - t0
+        if reply.get("ename") != "KeyboardInterrupt":
+            return "the run ended with %r, not KeyboardInterrupt" % (
+                reply.get("ename") or reply["status"],)
+        out = []
+        kc.execute_interactive(
+            "print(rodsim.load('o.h5')['attrs']['status'], sim.time < 60)",
+            output_hook=lambda m: out.append(m["content"].get("text", "")),
+            timeout=60)
+        said = "".join(out).strip()
+        print("kernel interrupt: KeyboardInterrupt %.2f s after it, file "
+              "status and stopped early: %s" % (wall, said))
+        return "" if said == "interrupted True" else "the file: " + said
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
 def main():
     # the kernel: the module wherever it was found here, quiet about
     # debugging frozen modules
@@ -70,7 +111,12 @@ def main():
         print("%s: %s (%.1f s)" % (name, "FAILED\n" + why if why else "ok",
                                    wall))
         failed += bool(why)
-    print("%d passed, %d failed" % (len(notebooks) - failed, failed))
+    with tempfile.TemporaryDirectory(prefix="rodsim_nb_") as scratch:
+        why = kernel_interrupt(scratch)
+    if why:
+        print("kernel interrupt: FAILED\n" + why)
+    failed += bool(why)
+    print("%d passed, %d failed" % (len(notebooks) + 1 - failed, failed))
     return 1 if failed or not notebooks else 0
 
 

@@ -217,6 +217,7 @@ class Calibration(unittest.TestCase):
 
 
 ROD = "[rod]\nlength = 0.3\n[space]\nnodes = 20\n[tip]\nmass = 0.01\n"
+ROD_INI = os.path.join(DATA, "scenarios", "first_rod.ini")
 
 
 def status_of(path):
@@ -519,6 +520,14 @@ class Tools(unittest.TestCase):
                                 missing], capture_output=True, text=True)
             self.assertEqual((p.returncode, p.stderr),
                              (2, "animate: %s: no such file\n" % missing))
+            calibration = os.path.join(os.path.dirname(__file__), "..",
+                                       "validation", "plot_calibration.py")
+            p = subprocess.run([sys.executable, calibration, ROD_INI,
+                                "--data", missing], capture_output=True,
+                               text=True)
+            self.assertEqual((p.returncode, p.stderr),
+                             (2, "plot_calibration: %s: no such file\n"
+                              % missing))
             for tool, args, message in (
                     (rodsim.plot, [missing], "plot: %s: no such file\n"
                      % missing),

@@ -20,9 +20,10 @@ line) and the start's (dashed), and the residuals, simulated minus
 measured. Right: the first period enlarged, and the fitted values with
 their standard errors, units and the start.
 
+Bad input (a missing or malformed file, a wrong option) is one line and
+exit status 2, as for the module's plotting tools (rodsim.plot).
 Needs Debian's python3-numpy, python3-h5py and python3-matplotlib.
 """
-import argparse
 import configparser
 import os
 import subprocess
@@ -41,14 +42,27 @@ START_COLOR = "tab:orange"
 DATA_COLOR = "tab:blue"
 
 
+def tools():
+    """What the module's plotting tools share (python/rodsim/_runfile.py:
+    one line on bad input), loaded from this checkout when first needed."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from rodtools import tool
+    return tool("_runfile")
+
+
 def read_tip_csv(path):
     """Columns of a tip CSV (docs/files.md) as a dict of arrays."""
     with open(path) as f:
         lines = [s.strip() for s in f]
     rows = [s for s in lines if s and not s.startswith("#")]
-    names = [n.strip() for n in rows[0].split(",")]
-    values = np.array([[float(v) for v in r.split(",")] for r in rows[1:]])
-    return {n: values[:, k] for k, n in enumerate(names)}
+    try:
+        names = [n.strip() for n in rows[0].split(",")]
+        values = np.array([[float(v) for v in r.split(",")]
+                           for r in rows[1:]])
+        return {n: values[:, k] for k, n in enumerate(names)}
+    except (IndexError, ValueError) as e:
+        raise tools().BadInput(f"{path}: not a tip CSV (t,x,z rows: "
+                               f"{e})") from None
 
 
 def read_fit(path):
@@ -154,15 +168,20 @@ def default_rodsim():
     return "rodsim"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None):
+    ap = tools().Parser(prog="plot_calibration",
+                        description=__doc__.splitlines()[0])
     ap.add_argument("fitted")
     ap.add_argument("--data", required=True)
     ap.add_argument("--h5", help="a run of the fitted scenario")
     ap.add_argument("--rodsim", default=default_rodsim())
     ap.add_argument("-o", "--output")
-    a = ap.parse_args()
-    out = a.output or os.path.splitext(a.fitted)[0] + ".png"
+    a = ap.parse_args(argv)
+    for path in (a.fitted, a.data) + ((a.h5,) if a.h5 else ()):
+        if not os.path.isfile(path):
+            raise tools().BadInput(f"{path}: no such file")
+    out = tools().output_name(a.output, a.fitted,
+                              (".png", ".pdf", ".svg"))
     data = read_tip_csv(a.data)
     td = data["t"]
     t_end = max(td[-1], 0.0)
@@ -253,4 +272,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(tools().tool_main("plot_calibration", main, None))
