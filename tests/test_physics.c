@@ -9,7 +9,7 @@
 #include "core/v3.h"
 #include "integrators/bdf.h"
 #include "kirchhoff/kirchhoff.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_loads.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"
 #include "sim/backend.h"

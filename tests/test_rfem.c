@@ -11,7 +11,9 @@
 
 #include "core/loads.h"
 #include "core/v3.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_free_step.h"
+#include "rfem/rfem_joints.h"
+#include "rfem/rfem_loads.h"
 #include "sim/backend.h"
 #include "testutil.h"
 

@@ -18,7 +18,6 @@
 
 #include "core/v3.h"
 #include "elastica.h"
-#include "rfem/rfem.h"
 #include "rfem/rfem_contact.h"
 #include "rod/sim.h"
 #include "scenarioutil.h"

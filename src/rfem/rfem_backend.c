@@ -8,8 +8,15 @@
 
 #include "core/loads.h"
 #include "core/v3.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_base.h"
+#include "rfem/rfem_build.h"
 #include "rfem/rfem_contact.h"
+#include "rfem/rfem_free_step.h"
+#include "rfem/rfem_joints.h"
+#include "rfem/rfem_loads.h"
+#include "rfem/rfem_static.h"
+#include "rfem/rfem_step.h"
+#include "sim/backend.h"
 
 static void destroy(void *self) {
   rod_rfem *r = self;

@@ -9,7 +9,7 @@
 
 #include "core/loads.h"
 #include "core/v3.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_base.h"
 
 /* The base frame B of link 0 for a clamp at pc (m) turned by Rt (the
  * clamp's rotation R(t) = Rt R(0), row-major), with the clamp's velocity

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/v3.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_build.h"
 
 /* Normal of the bending plane of a planar chain: the plane of
  * base.direction d and gravity; without gravity (or with gravity along d)

@@ -9,6 +9,7 @@
 
 #include "core/v3.h"
 #include "rfem/rfem_contact.h"
+#include "rfem/rfem_joints.h"
 
 void rfem_contact_free(rfem_contacts *c) {
   if (!c)
@@ -130,6 +131,7 @@ int rfem_contact_create(rod_rfem *r) {
   c->qdd_now = calloc(nf, sizeof(double));
   c->gscale = 1.0;
   r->contact = c;
+  r->contact_torque = c->torque; /* the joints add it (rfem_joints.c) */
   if (!c->c || !c->applied || !c->list || !c->applied_force || !c->torque ||
       !c->slot_force || !c->J || !c->Jp || !c->Y || !c->G || !c->b || !c->l ||
       !c->l0 || !c->l1 || !c->fbuf || !c->xstart || !c->index || !c->mu ||

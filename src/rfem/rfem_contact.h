@@ -1,9 +1,12 @@
-/* Contact of the RFEM chain with [plane] and [obstacle.NAME]
- * (docs/contact.md): the candidate contacts of the rod's capsules, their
- * frames and Jacobians, the Delassus matrix J (M + diag(extra))^-1 J^T by
- * the articulated-body factorisation (one O(n) back-solve per contact
- * row), and the forces a step applies. Only the rfem_*.c files and the
- * tests see this.
+/* The contact room of the RFEM chain, contact with [plane] and
+ * [obstacle.NAME] (docs/contact.md): the candidate contacts of the rod's
+ * capsules, their frames and Jacobians, the Delassus matrix
+ * J (M + diag(extra))^-1 J^T by the articulated-body factorisation (one
+ * O(n) back-solve per contact row), the forces a step applies
+ * (rfem_contact.c); the contact problem's solve, the impulse of an impact
+ * and the time of an impact (rfem_contact_impulse.c). Above the joints
+ * (rfem_joints.h), beside the free step; the contact steps, the statics
+ * and the adapter call it. Only the rfem_*.c files and the tests see this.
  *
  * Contact points: the rod's nodes (the joints and the tip: the spheres
  * that end the element capsules), and for curved bodies (sphere, capsule,
@@ -17,7 +20,7 @@
 #include <lapacke.h>
 
 #include "contact/contact.h"
-#include "rfem/rfem.h"
+#include "rfem/rfem_state.h"
 
 /* One contact: a point of the rod's surface against one body. */
 typedef struct {
@@ -127,6 +130,8 @@ typedef struct rfem_contacts {
   signed char *out_active; /* npoints */
 } rfem_contacts;
 
+/* ---- rfem_contact.c ---- */
+
 /* r->contact for a scenario with contact (NULL, ROD_OK without); ROD_ENOMEM
  * if out of memory. */
 int rfem_contact_create(rod_rfem *r);
@@ -175,16 +180,21 @@ void rfem_contact_set_forces(rod_rfem *r, const rfem_contact *list, int n,
 rod_chain_load *rfem_contact_loads(rod_rfem *r);
 int rfem_contact_applied_loads(const rod_rfem *r, rod_chain_load *out);
 
+/* The output arrays of rod_sample for the current state. */
+void rfem_contact_output(rod_rfem *r);
+
+/* Frictionless impulses by the primal form from now on (the cross-check of
+ * the tests); ROD_ENOMEM if out of memory. */
+int rfem_contact_set_primal(rod_rfem *r);
+
+/* ---- rfem_contact_impulse.c ---- */
+
 /* The impulse at the current state (kinematics and candidates current) on
  * the touching candidates: Newton's restitution on the normal velocities,
  * Coulomb's law on the impulses, r->v += M^-1 J^T p (the dual problem on
  * the Delassus matrix J M^-1 J^T, or with use_primal the primal problem on
  * the mass matrix). */
 int rfem_contact_impulse(rod_rfem *r);
-
-/* Frictionless impulses by the primal form from now on (the cross-check of
- * the tests); ROD_ENOMEM if out of memory. */
-int rfem_contact_set_primal(rod_rfem *r);
 
 /* Solve w = G l + b on the rows of c->J for the n contacts of list (c->l
  * holds a warm start): the dual active-set method without friction,
@@ -205,19 +215,5 @@ typedef int (*rfem_gap_trial)(rod_rfem *r, double t, void *user, double *gap);
  * trial. ROD_ENOCONV after 60 trials. */
 int rfem_locate_zero_gap(rod_rfem *r, double t0, double g0, double t1,
                          double g1, rfem_gap_trial trial, void *user);
-
-/* rfem_contact_nsga.c: advance from r->t to t_end with generalized-alpha
- * by the nonsmooth generalized-alpha scheme (docs/contact.md). */
-int rfem_contact_nsga_advance(rod_rfem *r, double t_end, rod_step_stats *st);
-
-/* The output arrays of rod_sample for the current state. */
-void rfem_contact_output(rod_rfem *r);
-
-/* The static equilibrium with contact (rfem_static.c's unknowns), by
- * sequential quadratic programming from the unloaded shape: each iteration
- * solves the contact problem of the static Jacobian's Newton step.
- * free_solved: the current q is the contact-free equilibrium, which stands
- * when it touches nothing. */
-int rfem_contact_static(rod_rfem *r, bool free_solved, rod_step_stats *st);
 
 #endif

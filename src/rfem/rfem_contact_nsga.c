@@ -36,6 +36,9 @@
 
 #include "core/v3.h"
 #include "rfem/rfem_contact.h"
+#include "rfem/rfem_contact_step.h"
+#include "rfem/rfem_free_step.h"
+#include "rfem/rfem_joints.h"
 
 enum { NSGA_MAX_ITERATIONS = 100, NSGA_MAX_HALVINGS = 6 };
 

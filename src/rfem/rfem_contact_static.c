@@ -18,6 +18,8 @@
 
 #include "core/v3.h"
 #include "rfem/rfem_contact.h"
+#include "rfem/rfem_contact_static.h"
+#include "rfem/rfem_static_residual.h"
 
 /* H (scaled Jacobian / scale) into c->H, factored; a shift of growing
  * multiples of its largest diagonal where it is not positive definite. */

@@ -1,98 +1,14 @@
-/* Forces on the RFEM chain: joint torques of the spring-damper elements
- * (Voigt and Maxwell, Iwamura et al., eq. 5-6) and of the PD motor (the RFEM
- * tutorial "Modeling deformable objects", 2022), square-law drag integrated
- * exactly over each element, and the point loads at the tip and the impulse's
- * material point (docs/scenario.md). Gravity is the chain's own (a base
- * acceleration). */
+/* External loads on the RFEM chain: square-law drag integrated exactly
+ * over each element, the point loads at the tip, the impulse's material
+ * point and every [load.NAME], and the dead couples (docs/scenario.md).
+ * Gravity is the chain's own (a base acceleration); the joints' torques are
+ * rfem_joints.c's. */
 #include <math.h>
 #include <string.h>
 
 #include "core/loads.h"
 #include "core/v3.h"
-#include "rfem/rfem.h"
-#include "rfem/rfem_contact.h"
-
-double rfem_motor_accel(const rod_rfem *r, double t) {
-  const rod_scenario *sc = &r->sc;
-  if (!sc->motor.enabled)
-    return 0.0;
-  /* one-sided limits at the segment's ends: evaluate just inside */
-  const double T = sc->motor.ramp, nudge = 1e-9 * T;
-  if (t <= r->seg_lo)
-    t = r->seg_lo + nudge;
-  else if (t >= r->seg_hi)
-    t = r->seg_hi - nudge;
-  /* d^2/dt^2 of A (1 - cos(pi tau / T)) / 2 (loads.c's ramp) */
-  const double tau = t - sc->motor.start;
-  if (!(tau > 0 && tau < T))
-    return 0.0;
-  return sc->motor.angle * 0.5 * (M_PI / T) * (M_PI / T) * cos(M_PI * tau / T);
-}
-
-int rfem_breakpoints(const rod_rfem *r, double t0, double t1, double *out) {
-  const rod_scenario *sc = &r->sc;
-  double jumps[2];
-  int nj = 0;
-  if (sc->motor.enabled && r->prescribed) {
-    jumps[nj++] = sc->motor.start;
-    jumps[nj++] = sc->motor.start + sc->motor.ramp;
-  } else if (r->inputs && r->inputs->base && !r->drive.base) {
-    /* the table's ends, after the release (rfem_start_dynamics takes the
-     * clamp's velocity at t = 0) */
-    const rod_table *tab = r->inputs->base;
-    const double first = rod_table_at(tab, 0, 0);
-    const double last = rod_table_at(tab, tab->rows - 1, 0);
-    if (first > 0)
-      jumps[nj++] = first;
-    if (last > 0 && last > first)
-      jumps[nj++] = last;
-  }
-  /* times within 1e-9 of the step of t1 belong to the next step */
-  const double slack = 1e-9 * (t1 - t0);
-  int n = 0;
-  for (int i = 0; i < nj; i++)
-    if (jumps[i] >= t0 - slack && jumps[i] < t1 - slack)
-      out[n++] = jumps[i] < t0 + slack ? t0 : jumps[i];
-  return n;
-}
-
-void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
-                 const double *qddf, double *q, double *v, double *qdd) {
-  const int f0 = r->first_free;
-  const size_t bytes = (size_t)r->nfree * sizeof(double);
-  rfem_place_base(r, t, false);
-  if (f0) {
-    rod_motor_reference(&r->sc, t, &q[0], &v[0]);
-    if (qdd)
-      qdd[0] = rfem_motor_accel(r, t);
-  }
-  memcpy(q + f0, qf, bytes);
-  memcpy(v + f0, vf, bytes);
-  if (qdd && qddf)
-    memcpy(qdd + f0, qddf, bytes);
-}
-
-void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
-                        const double *v, const double *Q, double *tau) {
-  for (int i = 0; i < r->nlinks; i++) {
-    if (r->role[i] == RFEM_MOTOR) {
-      tau[i] = 0.0;
-      if (!r->prescribed) { /* PD: kp (ref - q) + kd (ref_rate - dq) */
-        double a, w;
-        rod_motor_reference(&r->sc, t, &a, &w);
-        tau[i] = r->k[i] * (a - q[i]) + r->c[i] * (w - v[i]);
-      }
-      continue;
-    }
-    /* Voigt: k q + c dq (eq. 5); Maxwell: its state Q plus the parallel
-     * dashpot of rod.bending_damping */
-    double spring = r->maxwell ? Q[i] : r->k[i] * (q[i] - r->q0[i]);
-    tau[i] = -spring - r->c[i] * v[i];
-  }
-  if (r->contact) /* the step's contact forces, J^T f, on the free joints */
-    for (int i = r->first_free; i < r->nlinks; i++)
-      tau[i] += r->contact->torque[i];
-}
+#include "rfem/rfem_loads.h"
 
 /* Simpson's rule is exact for the cubic x^j u^2 on a piece where u keeps
  * its sign. */
@@ -284,50 +200,4 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
   rfem_couple couples[RFEM_MAX_LOADS];
   n = rfem_couples(r, t, static_state, couples);
   rfem_add_couples(r, n, couples, fext);
-}
-
-/* (1 - e^-x (1 + x)) / x = sum_(m >= 2) (-1)^m (m - 1) x^(m-1) / m!,
- * summed directly where the closed form cancels. */
-static double maxwell_g(double x) {
-  if (x > 0.5)
-    return (1.0 - exp(-x) * (1.0 + x)) / x;
-  double term = x / 2.0, sum = 0.0; /* m = 2 */
-  for (int m = 2; m < 40 && fabs(term) > 1e-18 * fabs(sum); m++) {
-    sum += term;
-    /* term_(m+1) / term_m = -x m / ((m - 1)(m + 1)) */
-    term *= -x * m / ((m - 1.0) * (m + 1.0));
-  }
-  return sum;
-}
-
-void rfem_maxwell_weights(double h, double T, double *E, double *w0,
-                          double *w1) {
-  /* Q1 = e^(-h/T) Q0 + k int_0^h e^(-(h-s)/T) v(s) ds with v linear:
-   * w0 = T g(x), w1 = T (1 - e^-x) - w0, x = h / T */
-  const double x = h / T;
-  *E = exp(-x);
-  *w0 = T * maxwell_g(x);
-  *w1 = -T * expm1(-x) - *w0;
-}
-
-void rfem_maxwell_update(const rod_rfem *r, double h, const double *Q0,
-                         const double *v0, const double *v1, double *Q1) {
-  double E, w0, w1;
-  rfem_maxwell_weights(h, r->relax, &E, &w0, &w1);
-  for (int i = 0; i < r->nlinks; i++)
-    Q1[i] = r->role[i] == RFEM_MOTOR
-                ? 0.0
-                : E * Q0[i] + r->k[i] * (w0 * v0[i] + w1 * v1[i]);
-}
-
-double rfem_elastic_energy(const rod_rfem *r) {
-  double U = 0;
-  for (int i = 0; i < r->nlinks; i++) {
-    if (r->role[i] == RFEM_MOTOR)
-      continue;
-    U += r->maxwell
-             ? 0.5 * r->Q[i] * r->Q[i] / r->k[i]
-             : 0.5 * r->k[i] * (r->q[i] - r->q0[i]) * (r->q[i] - r->q0[i]);
-  }
-  return U;
 }

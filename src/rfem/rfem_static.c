@@ -1,11 +1,9 @@
-/* Static equilibrium of the RFEM chain (the static state, docs/numerics.md,
+/* The statics room of the RFEM chain (the static state, docs/numerics.md,
  * Statics): the joint angles at which the springs balance gravity and the
- * static tip loads. Residual (scaled by L / EI, the moment scale of
- * solver.tolerance): r_i = (K (q - q0) - G(q))_i, G = -RNEA(q, 0, 0) the
- * generalised loads; Jacobian H = K - dG/dq (rod_chain_load_stiffness),
- * for dead loads the Hessian of the potential energy. The motor joint of
- * a PD drive adds kp (q - ref(0)); a prescribed one sits at ref(0).
- * Maxwell joints carry the whole load in their springs at t = 0 (Q = k q).
+ * static tip loads, on the static residual and its Jacobian H
+ * (rfem_static_residual.h); with contact bodies, then the equilibrium on
+ * them (rfem_contact_static.h). The motor joint of a PD drive adds
+ * kp (q - ref(0)); a prescribed one sits at ref(0).
  *
  * As for the rod (kirchhoff_static.c): one Newton solve (Levenberg-
  * Marquardt, Newton steps first) from the unloaded chain is the fast
@@ -26,8 +24,10 @@
 #include "core/loads.h"
 #include "core/static_note.h"
 #include "core/v3.h"
-#include "rfem/rfem.h"
-#include "rfem/rfem_contact.h"
+#include "rfem/rfem_contact_static.h"
+#include "rfem/rfem_loads.h"
+#include "rfem/rfem_static.h"
+#include "rfem/rfem_static_residual.h"
 
 /* An eigenvalue of the scaled H below -rfem_neutral times its mean spring
  * stiffness counts as unstable: a neutral direction that a symmetry makes
@@ -35,88 +35,21 @@
  * rounding and solver tolerance of zero, far above this. */
 static const double rfem_neutral = 1e-8;
 
-/* The loads of a solve: scale f of the scenario's (gravity, tip and
- * point loads, tip moment) and the imperfection e * extra at the tip. */
-typedef struct {
-  rod_rfem *r;
-  double f, e;
-  double extra[3]; /* N */
-  bool release;    /* the path's lambda takes the imperfection away */
-} rfem_loads;
-
-static int eval(rfem_loads *ld, const double *x, double *res, double *J) {
-  rod_rfem *r = ld->r;
-  const int f0 = r->first_free, nf = r->nfree, n = r->nlinks;
-  const double scale = r->L / r->EI;
-  memcpy(r->q + f0, x, (size_t)nf * sizeof(double));
-  memset(r->v, 0, (size_t)n * sizeof(double));
-  double g[3];
-  v3_scale(g, ld->f, r->sc.environment.gravity);
-  rod_chain_set_gravity(r->chain, g);
-  rfem_place_base(r, 0.0, true);
-  rod_chain_update(r->chain, r->q, NULL);
-  /* the static loads, and the contact forces as dead loads */
-  rod_chain_load point_loads[RFEM_MAX_LOADS];
-  rod_chain_load *loads = r->contact ? rfem_contact_loads(r) : point_loads;
-  int nl = rfem_point_loads(r, 0.0, true, loads);
-  for (int i = 0; i < nl; i++)
-    v3_scale(loads[i].force, ld->f, loads[i].force);
-  v3_axpy(loads[0].force, ld->e, ld->extra); /* loads[0]: the tip */
-  if (r->contact)
-    nl += rfem_contact_applied_loads(r, loads + nl);
-  memset(r->fext, 0, 6 * (size_t)n * sizeof(double));
-  for (int i = 0; i < nl; i++)
-    rod_chain_add_point_force(r->chain, loads[i].body, loads[i].point,
-                              loads[i].force, r->fext);
-  rfem_couple couples[RFEM_MAX_LOADS];
-  const int nc = rfem_couples(r, 0.0, true, couples);
-  for (int i = 0; i < nc; i++)
-    v3_scale(couples[i].moment, ld->f, couples[i].moment);
-  rfem_add_couples(r, nc, couples, r->fext);
-  memset(r->full, 0, (size_t)n * sizeof(double));
-  rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
-  /* joint torques at rest; Maxwell springs hold Q = k q */
-  for (int i = 0; i < n; i++)
-    r->Q[i] = r->role[i] == RFEM_MOTOR ? 0.0 : r->k[i] * (r->q[i] - r->q0[i]);
-  rfem_joint_torques(r, 0.0, r->q, r->v, r->Q, r->tau);
-  r->evaluations++;
-  for (int a = 0; a < nf; a++)
-    res[a] = scale * (r->tau2[f0 + a] - r->tau[f0 + a]);
-  if (J) {
-    rod_chain_load_stiffness(r->chain, nl, loads, r->kbuf, n);
-    rfem_couple_stiffness(r, nc, couples, r->kbuf, n);
-    for (int b = 0; b < nf; b++)
-      for (int a = 0; a < nf; a++) {
-        double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];
-        if (a == b)
-          Kab += r->k[f0 + a];
-        J[a + (size_t)b * nf] = scale * Kab;
-      }
-  }
-  rod_chain_set_gravity(r->chain, r->sc.environment.gravity);
-  return 0;
-}
-
 static int lm_residual(const double *x, double *res, double *J, void *user) {
-  return eval(user, x, res, J);
-}
-
-int rfem_static_residual(const double *x, double *res, double *J, void *user) {
-  rfem_loads full = {.r = user, .f = 1.0};
-  return eval(&full, x, res, J);
+  return rfem_static_eval(user, x, res, J);
 }
 
 static int path_residual(void *user, const double *x, double lambda,
                          double *res, double *J) {
-  rfem_loads *ld = user;
+  rfem_static_loads *ld = user;
   ld->f = ld->release ? 1.0 : lambda;
   ld->e = ld->release ? 1.0 - lambda : lambda;
-  return eval(ld, x, res, J);
+  return rfem_static_eval(ld, x, res, J);
 }
 
 /* Unstable directions of the state x under the loads ld: the eigenvalues
  * of H below the neutral band. -1 when they cannot be computed. */
-static int unstable_directions(rfem_loads *ld, const double *x) {
+static int unstable_directions(rfem_static_loads *ld, const double *x) {
   rod_rfem *r = ld->r;
   const int nf = r->nfree;
   double *H = malloc((size_t)nf * nf * sizeof(double));
@@ -126,7 +59,7 @@ static int unstable_directions(rfem_loads *ld, const double *x) {
     free(wr);
     return -1;
   }
-  eval(ld, x, r->rs, H);
+  rfem_static_eval(ld, x, r->rs, H);
   double mean = 0, asym = 0, big = 0;
   for (int a = 0; a < nf; a++) {
     mean += fabs(H[a + (size_t)a * nf]) / nf;
@@ -146,13 +79,13 @@ static int unstable_directions(rfem_loads *ld, const double *x) {
     index += wr[a] < -rfem_neutral * mean;
   free(H);
   free(wr);
-  eval(ld, x, r->rs, NULL); /* the chain back at x */
+  rfem_static_eval(ld, x, r->rs, NULL); /* the chain back at x */
   return info == 0 ? index : -1;
 }
 
 /* Follow the path of ld from x (a solution at its lambda = 0) to
  * lambda = 1. */
-static int follow(rfem_loads *ld, double *x, rod_step_stats *st,
+static int follow(rfem_static_loads *ld, double *x, rod_step_stats *st,
                   rod_path_stats *ps) {
   rod_rfem *r = ld->r;
   rod_path *p = rod_path_alloc(r->nfree);
@@ -192,16 +125,16 @@ static void unloaded(const rod_rfem *r, double *x) {
  * unstable directions): load with a small tip force across the tip, take
  * it away, and keep the state so reached in x if it is stable; in plane
  * first, then out of it. Returns the index of x. */
-static int resolve(rfem_loads *full, double *x, int index,
+static int resolve(rfem_static_loads *full, double *x, int index,
                    rod_static_report *rep, rod_step_stats *st) {
   rod_rfem *r = full->r;
   const int nf = r->nfree;
   double tip0[3], d0[3], tip[3], d[3], *xi = r->xs + nf;
-  rfem_loads u = {.r = r, .f = 0.0};
+  rfem_static_loads u = {.r = r, .f = 0.0};
   unloaded(r, xi);
-  eval(&u, xi, r->rs, NULL);
+  rfem_static_eval(&u, xi, r->rs, NULL);
   tip_pose(r, tip0, d0);
-  eval(full, x, r->rs, NULL);
+  rfem_static_eval(full, x, r->rs, NULL);
   tip_pose(r, tip, d);
   double F[3], M[3];
   rod_tip_loads(&r->sc, &r->drive, true, F, M);
@@ -210,7 +143,7 @@ static int resolve(rfem_loads *full, double *x, int index,
       fmax(v3_norm(F) + g * (r->model.rho_area * r->L + r->sc.tip.mass),
            v3_norm(M) / r->L);
   for (int side = 0; side < (r->sc.rfem.planar ? 1 : 2); side++) {
-    rfem_loads imp = {.r = r};
+    rfem_static_loads imp = {.r = r};
     double dir[3];
     rod_static_imperfection_dir(d, side, dir);
     if (r->sc.rfem.planar) { /* across the tip within the chain's plane */
@@ -229,13 +162,13 @@ static int resolve(rfem_loads *full, double *x, int index,
     }
     if (s == ROD_OK && unstable_directions(full, xi) == 0) {
       memcpy(x, xi, (size_t)nf * sizeof(double));
-      eval(full, x, r->rs, NULL);
+      rfem_static_eval(full, x, r->rs, NULL);
       tip_pose(r, tip, d);
       rod_static_note_side(rep, index, tip, tip0, d0);
       return 0;
     }
   }
-  eval(full, x, r->rs, NULL);
+  rfem_static_eval(full, x, r->rs, NULL);
   return index;
 }
 
@@ -252,7 +185,7 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
     rod_motor_reference(&r->sc, 0.0, &r->q[0], &r->v[0]);
   r->v[0] = 0.0; /* the static state is at rest */
   st->method = ROD_METHOD_SIMPLE;
-  rfem_loads full = {.r = r, .f = 1.0};
+  rfem_static_loads full = {.r = r, .f = 1.0};
 
   /* the fast path: Newton from the unloaded shape */
   rod_lm_options o = rod_lm_default_options();
@@ -292,7 +225,7 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
     rep->stable = -1;
     rep->note[0] = '\0';
     if (status == ROD_OK)
-      eval(&full, x, r->rs, NULL); /* q, Q at the solution */
+      rfem_static_eval(&full, x, r->rs, NULL); /* q, Q at the solution */
     long ev1 = r->evaluations;
     status = rfem_contact_static(r, status == ROD_OK, st);
     st->integrations += (int)(r->evaluations - ev1);
@@ -300,7 +233,7 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
   }
   if (status != ROD_OK)
     return status;
-  eval(&full, x, r->rs, NULL); /* q, Q at the solution */
+  rfem_static_eval(&full, x, r->rs, NULL); /* q, Q at the solution */
   if (rep->path_steps > 0) {
     st->residual = 0;
     for (int a = 0; a < r->nfree; a++)
