@@ -400,6 +400,15 @@ const section_family *rod_find_family(const char *section, const char **name) {
   return NULL;
 }
 
+int rod_family_count(const rod_scenario *sc, const section_family *f) {
+  return *(const int *)((const char *)sc + f->count_offset);
+}
+
+const char *rod_family_item(const rod_scenario *sc, const section_family *f,
+                            int i) {
+  return (const char *)sc + f->array_offset + (size_t)i * f->item_size;
+}
+
 const key_def *rod_family_key(const section_family *f, const char *name) {
   for (size_t i = 0; i < f->nkeys; i++)
     if (strcmp(f->keys[i].name, name) == 0)

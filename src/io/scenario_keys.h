@@ -77,6 +77,10 @@ bool rod_known_section(const char *section);
 /* The family of "PREFIX.NAME" and NAME's start, or NULL. */
 const section_family *rod_find_family(const char *section, const char **name);
 const key_def *rod_family_key(const section_family *f, const char *name);
+/* How many items of family f sc holds, and item i's struct. */
+int rod_family_count(const rod_scenario *sc, const section_family *f);
+const char *rod_family_item(const rod_scenario *sc, const section_family *f,
+                            int i);
 
 /* The nearest known "section.key" (or section) to a misspelt one, for
  * "did you mean ...?"; NULL when nothing is close. */
