@@ -25,6 +25,9 @@
 
 #include "rod/calibrate.h"
 
+#include "rod/parallel.h"
+#include "rod/sweep.h"
+
 #include "rod/camera.h"
 #include "rod/image.h"
 #include "rod/render.h"

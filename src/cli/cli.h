@@ -47,6 +47,15 @@ void cli_fail(const char *fmt, ...)
 #endif
     ;
 
+/* handler for SIGINT and SIGTERM, whatever their inherited disposition
+ * (a shell starts background jobs with SIGINT ignored); SIGXFSZ ignored,
+ * so that writes past a file size limit fail instead. */
+void cli_catch_signals(void (*handler)(int));
+
+/* Send cli_fail's lines to `to` (NULL: stderr) from now on; returns
+ * where they went before (sweep: a case's warnings into its record). */
+FILE *cli_messages_to(FILE *to);
+
 /* Parse a comma-separated list of positive numbers; returns the count or -1
  * on a malformed or non-positive entry. */
 int cli_parse_list(const char *text, double *out, int max);
@@ -99,5 +108,9 @@ int cmd_track(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+
+/* Ranks > 0 of an MPI job: serve rank 0's simulations (cmd_sweep.c). */
+int cli_mpi_serve(void);
 
 #endif

@@ -65,16 +65,7 @@ static void on_signal(int sig) {
   interrupted = sig;
 }
 
-static void catch_signals(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  /* past a file size limit, writes fail (EFBIG) instead of killing us */
-  signal(SIGXFSZ, SIG_IGN);
-}
+static void catch_signals(void) { cli_catch_signals(on_signal); }
 
 typedef struct {
   rod_sim_sink logger;

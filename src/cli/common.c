@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,33 @@
 #include "integrators/bdf.h"
 #include "integrators/genalpha.h"
 
-/* One line on stderr: "rodsim: " and text, its bytes that are not
- * printable UTF-8 (from arguments and files) escaped. */
+void cli_catch_signals(void (*handler)(int)) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  /* past a file size limit, writes fail (EFBIG) instead of killing us */
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Where cli_fail writes: stderr, or what cli_messages_to chose. */
+static FILE *messages;
+
+FILE *cli_messages_to(FILE *to) {
+  FILE *before = messages ? messages : stderr;
+  messages = to;
+  return before;
+}
+
+/* One line on stderr (or where cli_messages_to sends it): "rodsim: " and
+ * text, its bytes that are not printable UTF-8 (from arguments and files)
+ * escaped. */
 static void say(const char *text) {
   char shown[4 * 8192];
   rod_text_escape(text, shown, sizeof shown);
-  fprintf(stderr, "rodsim: %s\n", shown);
+  fprintf(messages ? messages : stderr, "rodsim: %s\n", shown);
 }
 
 void cli_fail(const char *fmt, ...) {

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "rod/parallel.h"
 
 static const struct {
   const char *name;
@@ -20,6 +21,8 @@ static const struct {
      "the rod's tip and shape from video or PNG frames (tip CSV, shape file)"},
     {"render", cmd_render, "a synthetic video of a run (noise, blur, camera)"},
     {"calibrate", cmd_calibrate, "fit [rod] keys to a measured tip trajectory"},
+    {"sweep", cmd_sweep,
+     "many runs of a scenario (a grid, a CSV, samples), threads or MPI"},
     {"keys", cmd_keys, "every scenario key: default, unit, range, meaning"},
     {"export", cmd_export,
      "a run's file for ParaView and VisIt (XDMF beside it, or VTK files)"},
@@ -52,13 +55,7 @@ static void usage(FILE *out) {
 void openblas_set_num_threads(int num_threads);
 void blas_thread_shutdown_(void) __attribute__((weak));
 
-int main(int argc, char **argv) {
-  /* HDF5's exit handler would close a file whose close failed (a write
-   * error) a second time and crash; every file is closed explicitly */
-  H5dont_atexit();
-  openblas_set_num_threads(1);
-  if (blas_thread_shutdown_)
-    blas_thread_shutdown_();
+static int command(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return CLI_BAD_INPUT;
@@ -76,4 +73,23 @@ int main(int argc, char **argv) {
       return commands[i].fn(argc - 1, argv + 1);
   cli_fail("unknown command '%s' (see rodsim --help)", argv[1]);
   return CLI_BAD_INPUT;
+}
+
+int main(int argc, char **argv) {
+  /* HDF5's exit handler would close a file whose close failed (a write
+   * error) a second time and crash; every file is closed explicitly */
+  H5dont_atexit();
+  openblas_set_num_threads(1);
+  if (blas_thread_shutdown_)
+    blas_thread_shutdown_();
+  /* Under mpirun or srun, rank 0 runs the command and the other ranks
+   * serve its simulations (sweep, calibrate: docs/scale.md) */
+  int rank, ranks;
+  if (rod_mpi_start(&argc, &argv, &rank, &ranks) != ROD_OK) {
+    cli_fail("MPI: cannot initialize");
+    return CLI_FAILED;
+  }
+  int rc = rank > 0 ? cli_mpi_serve() : command(argc, argv);
+  rod_mpi_finish();
+  return rc;
 }

@@ -128,8 +128,8 @@ static int unknown(const char *section, const char *name, const char *file,
 static int set_key_from(rod_scenario *sc, const char *section, const char *name,
                         const char *value, const char *file, const char *dir,
                         rod_error *err) {
-  if (strcmp(section, "fit") == 0)
-    return ROD_OK; /* written by calibrate, ignored elsewhere */
+  if (strcmp(section, "fit") == 0 || strcmp(section, "sweep") == 0)
+    return ROD_OK; /* calibrate's and sweep's, ignored elsewhere */
   const char *item_name;
   const section_family *f = rod_find_family(section, &item_name);
   if (f) {
@@ -181,6 +181,9 @@ int rod_scenario_set(rod_scenario *sc, const char *assignment, rod_error *err) {
   if (strcmp(section, "fit") == 0)
     return rod_error_set(err, ROD_EINVAL, "--set", "",
                          "[fit] is written by calibrate, not set");
+  if (strcmp(section, "sweep") == 0)
+    return rod_error_set(err, ROD_EINVAL, "--set", "",
+                         "[sweep] is read by rodsim sweep (--vary), not set");
   return set_key_from(sc, section, name, eq + 1, "--set", NULL, err);
 }
 
@@ -253,7 +256,8 @@ static char *reader_cb(char *str, int num, void *stream) {
       } else if (f) {
         ctx->status = family_item(ctx->sc, f, name, item_name, ctx->sc->source,
                                   &item, ctx->err);
-      } else if (strcmp(name, "fit") != 0 && !rod_known_section(name)) {
+      } else if (strcmp(name, "fit") != 0 && strcmp(name, "sweep") != 0 &&
+                 !rod_known_section(name)) {
         ctx->status = unknown(name, "", ctx->sc->source, true, ctx->err);
       }
       if (ctx->status != ROD_OK && ctx->err)

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "io/datafile.h"
+#include "io/h5attr.h"
 #include "io/h5read.h"
 
 static bool grow(void **p, size_t count, size_t size) {
@@ -137,20 +138,6 @@ static herr_t put(hid_t file, const char *name, hid_t type, int rank,
   return e;
 }
 
-static herr_t put_text(hid_t file, const char *name, const char *value) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t e = a < 0 ? -1 : H5Awrite(a, type, &value);
-  if (a >= 0)
-    H5Aclose(a);
-  H5Sclose(space);
-  H5Tclose(type);
-  return e;
-}
-
 int rod_shape_write(const char *path, const rod_shape_data *d,
                     const char *source, const char *camera, rod_error *err) {
   int st = check(d, path, err);
@@ -170,9 +157,9 @@ int rod_shape_write(const char *path, const rod_shape_data *d,
   e |= put(f, "/flags", H5T_NATIVE_UCHAR, 1, d1, d->flags);
   e |= put(f, "/pixels", H5T_NATIVE_DOUBLE, 3, d3, d->pixels);
   e |= put(f, "/length", H5T_NATIVE_DOUBLE, 1, d1, d->length);
-  e |= put_text(f, "rodsim_version", ROD_VERSION);
-  e |= put_text(f, "source", source ? source : "");
-  e |= put_text(f, "camera", camera ? camera : "");
+  e |= rod_h5_put_text(f, "rodsim_version", ROD_VERSION);
+  e |= rod_h5_put_text(f, "source", source ? source : "");
+  e |= rod_h5_put_text(f, "camera", camera ? camera : "");
   if (H5Fclose(f) < 0)
     e = -1;
   if (e < 0)

@@ -1,0 +1,267 @@
+/* The pool's jobs over the ranks of an MPI job (rod/parallel.h, pool.h).
+ *
+ * Rank 0 coordinates: its main thread hands out job numbers on request
+ * (a worker's message carries the result of its previous job, rank 0
+ * replies with the next job) while one more thread of rank 0 runs jobs
+ * too. Every other rank serves: it asks, runs what it gets, asks again
+ * with the result. Only rank 0's main thread calls MPI (thread level
+ * funneled). Nobody spins in a blocking call: waiting ranks poll with
+ * MPI_Iprobe and sleep between polls (20 us growing to 1 ms), so an idle
+ * rank or rank 0's coordinator takes no core from the ranks that compute
+ * when a node is oversubscribed. A worker between a coordinator's batches
+ * (a calibration's steps) keeps its request pending until the next. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rod/parallel.h"
+#include "rod/status.h"
+#include "sweep/pool.h"
+
+enum { TAG_ASK = 11, TAG_JOB = 12 };
+enum { CMD_FINISH = 0, CMD_JOB = 1 };
+
+/* A worker's request: the job whose result follows (-1: none). */
+typedef struct {
+  int32_t job, kind;
+} ask_head;
+
+/* Rank 0's reply: a job of kind, its pool_job after the head. */
+typedef struct {
+  int32_t cmd, kind, job;
+} job_head;
+
+static int rank = 0, ranks = 1;
+static bool started;
+static int *idle; /* ranks whose request waits for a job */
+static int nidle, finished;
+
+bool rod_mpi_built(void) { return true; }
+int rod_mpi_size(void) { return ranks; }
+
+/* Whether an MPI launcher started this process. */
+static bool launched(void) {
+  const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+                        "MPI_LOCALNRANKS", "PMI_RANK"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+    if (getenv(vars[i]))
+      return true;
+  return false;
+}
+
+int rod_mpi_start(int *argc, char ***argv, int *r, int *n) {
+  *r = 0;
+  *n = 1;
+  if (started || !launched())
+    return ROD_OK;
+  int provided;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
+      MPI_SUCCESS)
+    return ROD_EIO;
+  started = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  idle = calloc((size_t)ranks, sizeof *idle);
+  *r = rank;
+  *n = ranks;
+  return idle ? ROD_OK : ROD_ENOMEM;
+}
+
+/* Sleep between polls: from 20 us, doubling to 1 ms while nothing comes. */
+static void pause_poll(long *ns) {
+  struct timespec ts = {0, *ns};
+  nanosleep(&ts, NULL);
+  *ns = *ns * 2 > 1000000 ? 1000000 : *ns * 2;
+}
+
+/* Wait for a message of tag from src (MPI_ANY_SOURCE), polling; its source
+ * and size. */
+static int wait_message(int src, int tag, int *from, int *bytes) {
+  long ns = 20000;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    if (MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
+      return ROD_EIO;
+    if (flag) {
+      *from = st.MPI_SOURCE;
+      MPI_Get_count(&st, MPI_BYTE, bytes);
+      return ROD_OK;
+    }
+    pause_poll(&ns);
+  }
+}
+
+static int send_job(int to, int cmd, int kind, int job, const pool_job *in) {
+  const size_t size = sizeof(job_head) + (cmd == CMD_JOB ? sizeof *in : 0);
+  char *buf = malloc(size);
+  if (!buf)
+    return ROD_ENOMEM;
+  job_head h = {cmd, kind, job};
+  memcpy(buf, &h, sizeof h);
+  if (cmd == CMD_JOB)
+    memcpy(buf + sizeof h, in, sizeof *in);
+  int e = MPI_Send(buf, (int)size, MPI_BYTE, to, TAG_JOB, MPI_COMM_WORLD);
+  free(buf);
+  return e == MPI_SUCCESS ? ROD_OK : ROD_EIO;
+}
+
+/* Receive a request of `bytes` from `from`; hand its result to done. */
+static int take_request(pool_state *p, int from, int bytes, int *results) {
+  char *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (!buf)
+    return ROD_ENOMEM;
+  if (MPI_Recv(buf, bytes, MPI_BYTE, from, TAG_ASK, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+    free(buf);
+    return ROD_EIO;
+  }
+  ask_head h = {-1, 0};
+  if ((size_t)bytes >= sizeof h)
+    memcpy(&h, buf, sizeof h);
+  if (h.job >= 0 && p) {
+    pthread_mutex_lock(&p->lock);
+    p->ops->done(p->ops->user, h.job, buf + sizeof h, (size_t)bytes - sizeof h);
+    pthread_mutex_unlock(&p->lock);
+    (*results)++;
+  }
+  free(buf);
+  idle[nidle++] = from;
+  return ROD_OK;
+}
+
+int pool_mpi_run(const pool_ops *ops) {
+  pool_state p = {.ops = ops, .status = ROD_OK};
+  pthread_mutex_init(&p.lock, NULL);
+  pthread_t local;
+  const bool helper = pthread_create(&local, NULL, pool_worker, &p) == 0;
+  pool_job *in = malloc(sizeof *in);
+  int st = in ? ROD_OK : ROD_ENOMEM;
+  int given = 0, results = 0;
+  bool exhausted = false;
+  long ns = 20000;
+  while (st == ROD_OK) {
+    while (!exhausted && nidle > 0 && st == ROD_OK) {
+      int job;
+      pthread_mutex_lock(&p.lock);
+      bool have = p.status == ROD_OK && ops->next(ops->user, &job, in);
+      pthread_mutex_unlock(&p.lock);
+      if (!have)
+        exhausted = true;
+      else if ((st = send_job(idle[--nidle], CMD_JOB, ops->kind, job, in)) ==
+               ROD_OK)
+        given++;
+    }
+    if (exhausted && results == given)
+      break;
+    int flag = 0;
+    MPI_Status ms;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_ASK, MPI_COMM_WORLD, &flag, &ms) !=
+        MPI_SUCCESS) {
+      st = ROD_EIO;
+      break;
+    }
+    if (!flag) {
+      pause_poll(&ns);
+      continue;
+    }
+    ns = 20000;
+    int bytes;
+    MPI_Get_count(&ms, MPI_BYTE, &bytes);
+    st = take_request(&p, ms.MPI_SOURCE, bytes, &results);
+  }
+  if (st != ROD_OK) { /* stop the local thread's loop too */
+    pthread_mutex_lock(&p.lock);
+    p.status = st;
+    pthread_mutex_unlock(&p.lock);
+  }
+  if (helper)
+    pthread_join(local, NULL);
+  else
+    pool_worker(&p); /* no thread: rank 0 runs its share after */
+  free(in);
+  pthread_mutex_destroy(&p.lock);
+  return st != ROD_OK ? st : p.status;
+}
+
+int rod_mpi_serve(const volatile int *stop) {
+  if (!started || rank == 0)
+    return ROD_OK;
+  ask_head none = {-1, 0};
+  if (MPI_Send(&none, sizeof none, MPI_BYTE, 0, TAG_ASK, MPI_COMM_WORLD) !=
+      MPI_SUCCESS)
+    return ROD_EIO;
+  pool_job *in = malloc(sizeof *in);
+  char *msg = malloc(sizeof(job_head) + sizeof *in);
+  if (!in || !msg) {
+    free(in);
+    free(msg);
+    return ROD_ENOMEM;
+  }
+  int st = ROD_OK;
+  for (;;) {
+    int from, bytes;
+    if ((st = wait_message(0, TAG_JOB, &from, &bytes)) != ROD_OK)
+      break;
+    if ((size_t)bytes > sizeof(job_head) + sizeof *in ||
+        MPI_Recv(msg, bytes, MPI_BYTE, 0, TAG_JOB, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+      st = ROD_EIO;
+      break;
+    }
+    job_head h;
+    memcpy(&h, msg, sizeof h);
+    if (h.cmd != CMD_JOB)
+      break;
+    memcpy(in, msg + sizeof h, sizeof *in);
+    void *result;
+    size_t size = pool_job_run(h.kind, in, &result, stop);
+    char *reply = malloc(sizeof(ask_head) + size);
+    ask_head a = {h.job, h.kind};
+    if (reply) {
+      memcpy(reply, &a, sizeof a);
+      if (size)
+        memcpy(reply + sizeof a, result, size);
+    }
+    free(result);
+    int e = reply
+                ? MPI_Send(reply, (int)(sizeof a + size), MPI_BYTE, 0, TAG_ASK,
+                           MPI_COMM_WORLD)
+                : MPI_Send(&a, sizeof a, MPI_BYTE, 0, TAG_ASK, MPI_COMM_WORLD);
+    free(reply);
+    if (e != MPI_SUCCESS) {
+      st = ROD_EIO;
+      break;
+    }
+  }
+  free(in);
+  free(msg);
+  return st;
+}
+
+void rod_mpi_finish(void) {
+  if (!started)
+    return;
+  if (rank == 0) {
+    /* every worker: its pending request answered with finish */
+    int results = 0;
+    while (finished < ranks - 1) {
+      while (nidle > 0 && finished < ranks - 1) {
+        send_job(idle[--nidle], CMD_FINISH, 0, -1, NULL);
+        finished++;
+      }
+      int from, bytes;
+      if (finished < ranks - 1 &&
+          (wait_message(MPI_ANY_SOURCE, TAG_ASK, &from, &bytes) != ROD_OK ||
+           take_request(NULL, from, bytes, &results) != ROD_OK))
+        break;
+    }
+  }
+  free(idle);
+  idle = NULL;
+  started = false;
+  MPI_Finalize();
+}
