@@ -1,6 +1,7 @@
 /* rodsim sweep (docs/scale.md): its case files are what `rodsim run`
  * writes, bit for bit; a sweep killed at any moment leaves an index that
- * opens and continues to every case complete once; MPI ranks give what
+ * opens and continues to every case complete once; beside each case file
+ * the XDMF that `rodsim run` writes; MPI ranks give what
  * one thread gives; a failing case is recorded and the sweep goes on; a
  * second sweep on a directory is refused; bad input is one line, exit 2. */
 #include <fcntl.h>
@@ -196,6 +197,41 @@ static void same_files(const char *a, const char *b) {
   H5Fclose(fb);
 }
 
+/* Text of dir/name with every "h5" (the HDF5 file's name) as "FILE". */
+static void xdmf_text(const char *name, const char *h5, char *text,
+                      size_t size) {
+  char path[600], raw[65536];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  rod_test_slurp(path, raw, sizeof raw);
+  ck_assert_msg(raw[0] && strlen(raw) + 1 < sizeof raw, "%s: empty or long",
+                path);
+  size_t n = 0;
+  const size_t len = strlen(h5);
+  for (const char *p = raw; *p && n + 5 < size;) {
+    if (strncmp(p, h5, len) == 0) {
+      memcpy(text + n, "FILE", 4);
+      n += 4;
+      p += len;
+    } else {
+      text[n++] = *p++;
+    }
+  }
+  text[n] = '\0';
+}
+
+/* The XDMF beside case file b is the one `rodsim run` wrote beside a,
+ * but for the name of the file it points into. */
+static void same_xdmf(const char *a, const char *b) {
+  char xa[600], xb[600];
+  snprintf(xa, sizeof xa, "%.*s.xdmf", (int)(strlen(a) - 3), a);
+  snprintf(xb, sizeof xb, "%.*s.xdmf", (int)(strlen(b) - 3), b);
+  static char ta[65536], tb[65536];
+  xdmf_text(xa, strrchr(a, '/') ? strrchr(a, '/') + 1 : a, ta, sizeof ta);
+  xdmf_text(xb, strrchr(b, '/') ? strrchr(b, '/') + 1 : b, tb, sizeof tb);
+  ck_assert_msg(strstr(ta, "FILE:/rod/position"), "%s names no FILE", xa);
+  ck_assert_msg(strcmp(ta, tb) == 0, "%s and %s differ", xa, xb);
+}
+
 START_TEST(six_cases_equal_six_runs) {
   rod_cli_result r =
       rodsim("sweep rod.ini -o out --vary rod.length=0.2:0.3:3 --vary "
@@ -213,6 +249,7 @@ START_TEST(six_cases_equal_six_runs) {
     snprintf(a, sizeof a, "run-%d.h5", c);
     snprintf(b, sizeof b, "out/case-%05d.h5", c);
     same_files(a, b);
+    same_xdmf(a, b);
   }
   signed char status[8];
   ck_assert_int_eq(index_statuses("out", status, 8), 6);
@@ -465,7 +502,7 @@ START_TEST(second_sweep_refused) {
                   "--vary",
                   "rod.length=0.2:0.3:40",
                   "--set",
-                  "time.duration=0.5",
+                  "time.duration=100",
                   "--threads",
                   "1",
                   NULL};
@@ -473,14 +510,19 @@ START_TEST(second_sweep_refused) {
   char path[600];
   snprintf(path, sizeof path, "%s/out/index.h5", dir);
   struct timespec poll = {0, 5000000};
-  for (int i = 0; i < 2000 && access(path, F_OK) != 0; i++)
+  int st;
+  /* however long the first takes to make its index (it holds the lock
+   * from before), as long as it runs: 40 cases of 100 s cannot end first */
+  while (access(path, F_OK) != 0) {
+    ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0,
+                  "the first sweep ended before its index was made");
     nanosleep(&poll, NULL);
+  }
   expect_bad("sweep rod.ini -o out --vary rod.length=0.2:0.3:40 --set "
-             "time.duration=0.5",
+             "time.duration=100",
              "another sweep is running in this directory");
   /* another definition is refused too, also once the first is gone */
   kill(pid, SIGKILL);
-  int st;
   waitpid(pid, &st, 0);
   expect_bad("sweep rod.ini -o out --vary rod.length=0.2:0.3:41",
              "holds a different sweep");

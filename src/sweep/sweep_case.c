@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io/scenario_contact.h"
+#include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
 #include "sweep_internal.h"
@@ -118,6 +119,31 @@ static bool too_large(const rod_scenario *sc, int points, bool static_only,
   return true;
 }
 
+/* OUT.xdmf beside the case's file, as `rodsim run` keeps it
+ * (rod/export.h): one rodsim wrote for an earlier file of the name is
+ * removed before the run writes, and with output.xdmf a new one is
+ * written once the file is closed (its failure a warning). */
+static void xdmf_sidecar(const rod_scenario *sc, bool write,
+                         rod_case_record *rec) {
+  char xdmf[ROD_PATH_MAX + 8];
+  if (rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) != ROD_OK)
+    return;
+  if (!write) {
+    if (rod_export_is_xdmf(xdmf))
+      unlink(xdmf);
+    return;
+  }
+  rod_error err = {{0}, {0}, {0}, 0};
+  if (sc->output.xdmf && access(sc->output.file, F_OK) == 0 &&
+      rod_export_xdmf(sc->output.file, xdmf, NULL, &err) != ROD_OK) {
+    char why[ROD_SWEEP_TEXT], text[ROD_SWEEP_TEXT];
+    rod_error_format(&err, why, sizeof why);
+    sweep_format(text, sizeof text, "output.xdmf: %s not written (%s)", xdmf,
+                 why);
+    sweep_append(rec->warning, sizeof rec->warning, text);
+  }
+}
+
 /* The run of a created simulation into its file; rec's status and
  * message. */
 static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
@@ -129,6 +155,7 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
     refuse(rec, &err);
     return;
   }
+  xdmf_sidecar(sc, false, rec);
   case_sink cs = {rod_logger_sink(lg), stop};
   rod_sim_sink sink = {.sample = cs_sample, .tick = cs_tick, .user = &cs};
   rod_sim_set_sink(sim, &sink);
@@ -151,6 +178,8 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
   snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
   const long kept = rod_logger_written(lg, NULL);
   int cst = rod_logger_close(lg, status);
+  if (cst == ROD_OK && !(st == ROD_EINVAL && kept == 0))
+    xdmf_sidecar(sc, true, rec);
   run_warnings(&res, rec);
   rec->time = res.time;
   if (st == ROD_EINTR) {
@@ -201,10 +230,11 @@ int rod_sweep_run_case(const rod_scenario *in, bool static_only,
     rod_sim_free(sim);
   }
   const int status = rec->status;
-  if (status != ROD_CASE_REFUSED &&
-      rod_sweep_summarize(sc->output.file, rec) == ROD_OK)
-    rec->status = status; /* how the run ended, not what the file says */
-  rec->wall_time = now() - t0;
+  const double wall = now() - t0; /* the run itself: set-up to file closed */
+  if (status != ROD_CASE_REFUSED)
+    rod_sweep_summarize(sc->output.file, rec);
+  rec->status = status; /* how the run ended, not what the file says */
+  rec->wall_time = wall;
   free(sc);
   return rec->status;
 }
