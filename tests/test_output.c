@@ -39,17 +39,33 @@ typedef struct {
   double kill_after;      /* s: send sig after this long; 0: never */
   const char *after_file; /* start that clock when this file appears */
   int sig;
-  bool ignore_sigint; /* start with SIGINT ignored, as a background job */
-  long fsize_limit;   /* B: RLIMIT_FSIZE of the child; 0: none */
-  bool slow_writes;   /* preload RODSIM_SLOW_WRITES (slow_writes.c) */
-  bool scale_kill;    /* kill_after times the setup's slowdown */
+  bool ignore_sigint;     /* start with SIGINT ignored, as a background job */
+  long fsize_limit;       /* B: RLIMIT_FSIZE of the child; 0: none */
+  bool slow_writes;       /* preload RODSIM_SLOW_WRITES (slow_writes.c) */
+  const char *until_file; /* send sig once this file appears */
+  int grown;       /* send sig once after_file has grown this many times */
+  const char *log; /* stdout and stderr: LOG.out, LOG.err */
 } run_opts;
 
-/* How many times slower the test setup runs the code (valgrind: 40), from
- * the multiplier meson gives its timeouts; 1 without one. */
-static int slowdown(void) {
-  const char *slower = getenv("CK_TIMEOUT_MULTIPLIER");
-  return slower && atoi(slower) > 1 ? atoi(slower) : 1;
+/* Whether the child pid still runs (it is reaped here if not: *st). */
+static bool alive(pid_t pid, int *st) { return waitpid(pid, st, WNOHANG) == 0; }
+
+/* Wait while the child pid runs, as long as it takes, for
+ * dir/name to exist (its size in *size); false if the child ended
+ * first (reaped: *st). */
+static bool wait_for_file(pid_t pid, const char *name, off_t *size, int *st) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct timespec poll = {0, 2000000};
+  struct stat sb;
+  while (stat(path, &sb) != 0) {
+    if (!alive(pid, st))
+      return false;
+    nanosleep(&poll, NULL);
+  }
+  if (size)
+    *size = sb.st_size;
+  return true;
 }
 
 /* Run "rodsim ARGS..." in dir (stdout and stderr to files there); returns
@@ -70,8 +86,13 @@ static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
   if (pid == 0) {
     if (chdir(dir) != 0)
       _exit(99);
-    int out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int er = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    char lo[64] = "stdout.txt", le[64] = "stderr.txt";
+    if (o && o->log) {
+      snprintf(lo, sizeof lo, "%s.out", o->log);
+      snprintf(le, sizeof le, "%s.err", o->log);
+    }
+    int out = open(lo, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int er = open(le, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, 1);
     dup2(er, 2);
     if (o && o->ignore_sigint)
@@ -90,25 +111,39 @@ static int rodsim(const run_opts *o, char *err, size_t size, const char *a1,
     execv(argv[0], (char *const *)argv);
     _exit(98);
   }
-  if (o && o->after_file) { /* wait (5 s at most, times the setup's
-                             * slowdown: valgrind 40) for the file */
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, o->after_file);
+  /* the signal's moment: a time after the file appears, once another
+   * file appears, or once the file has grown (a flush after the one that
+   * made it), however long the run takes to get there */
+  int st;
+  bool running = true;
+  off_t made = 0; /* dir/after_file's size when it appeared */
+  if (o && o->after_file)
+    running = wait_for_file(pid, o->after_file, &made, &st);
+  for (int g = 0; running && o && g < o->grown; g++) {
+    off_t now = made;
     struct timespec poll = {0, 2000000};
-    const int tries = 2500 * slowdown();
-    for (int i = 0; i < tries && access(path, F_OK) != 0; i++)
+    while (running && now == made) {
       nanosleep(&poll, NULL);
+      running = alive(pid, &st) && wait_for_file(pid, o->after_file, &now, &st);
+    }
+    made = now;
   }
-  if (o && o->kill_after > 0) {
-    const double after = o->kill_after * (o->scale_kill ? slowdown() : 1);
+  if (running && o && o->until_file)
+    running = wait_for_file(pid, o->until_file, NULL, &st);
+  if (running && o && o->kill_after > 0) {
+    const double after = o->kill_after;
     struct timespec ts = {(time_t)after, (long)(1e9 * (after - (time_t)after))};
     nanosleep(&ts, NULL);
-    kill(pid, o->sig);
   }
-  int st;
-  waitpid(pid, &st, 0);
+  if (running && o && o->sig)
+    kill(pid, o->sig);
+  if (running)
+    waitpid(pid, &st, 0);
   char path[600];
-  snprintf(path, sizeof path, "%s/stderr.txt", dir);
+  if (o && o->log)
+    snprintf(path, sizeof path, "%s/%s.err", dir, o->log);
+  else
+    snprintf(path, sizeof path, "%s/stderr.txt", dir);
   FILE *f = fopen(path, "r");
   size_t len = f ? fread(err, 1, size - 1, f) : 0;
   err[len] = '\0';
@@ -328,7 +363,10 @@ END_TEST
 
 static void interrupted_by(int sig, bool background) {
   char err[4096];
-  run_opts o = {0.3, "i.h5", sig, background, 0, false, false};
+  run_opts o = {.kill_after = 0.3,
+                .after_file = "i.h5",
+                .sig = sig,
+                .ignore_sigint = background};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "i.h5", "--set",
                   "time.duration=20", "--set", "time.dt=5e-4", "--set",
                   "output.every=1", NULL);
@@ -368,30 +406,31 @@ START_TEST(unwritable_outputs) {
 END_TEST
 
 /* A second run on a file that a first one writes is refused before it
- * touches the file; the first finishes its file intact. */
+ * touches the file; the first finishes its file intact. The first is
+ * stopped only once the second has ended, and its run (10^4 s) is too long
+ * to end before, however slow the machine. */
 START_TEST(two_runs_one_file) {
   pid_t first = fork();
   if (first == 0) {
     char e[256];
-    /* killed once the second run has met the lock: 1.5 s after the file
-     * appears, longer under a slower setup (the second run starts slower
-     * too) */
-    run_opts o = {1.5, "both.h5", SIGINT, false, 0, false, true};
+    run_opts o = {.after_file = "both.h5",
+                  .sig = SIGINT,
+                  .until_file = "second.done",
+                  .log = "first"};
     int st = rodsim(&o, e, sizeof e, "run", scenario, "-o", "both.h5", "--set",
-                    "time.duration=20", "--set", "time.dt=5e-4", "--set",
+                    "time.duration=1e4", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);
     _exit(st);
   }
-  char err[4096], path[600];
-  snprintf(path, sizeof path, "%s/both.h5", dir);
-  struct timespec ts = {0, 2000000};
-  for (int i = 0; i < 2500 * slowdown() && access(path, F_OK) != 0; i++)
-    nanosleep(&ts, NULL);
+  char err[4096];
+  int ws;
+  ck_assert_msg(wait_for_file(first, "both.h5", NULL, &ws),
+                "the first run ended without its file");
   int st = rodsim(NULL, err, sizeof err, "run", scenario, "-o", "both.h5", "-q",
                   NULL);
   ck_assert_msg(st == 2, "exit %d: %s", st, err);
   ck_assert_msg(lines(err) == 1 && strstr(err, "another process"), "%s", err);
-  int ws;
+  rod_test_write(dir, "second.done", "");
   waitpid(first, &ws, 0);
   ck_assert_int_eq(WEXITSTATUS(ws), 130);
   hid_t f = open_h5("both.h5");
@@ -405,7 +444,7 @@ END_TEST
  * the samples written before kept, the status says why. */
 START_TEST(file_size_limit) {
   char err[4096];
-  run_opts o = {0, NULL, 0, false, 6000000, false, false};
+  run_opts o = {.fsize_limit = 6000000};
   int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "big.h5", "--set",
                   "time.dt=5e-4", "--set", "output.compression=0", NULL);
   ck_assert_msg(st == 1, "exit %d: %s", st, err);
@@ -431,7 +470,7 @@ START_TEST(size_estimate) {
   ck_assert_msg(strstr(err, "output.max_size") && strstr(err, "1.5 GB"), "%s",
                 err);
   /* without a limit: a warning, then the run (interrupted here) */
-  run_opts o = {0.1, "s.h5", SIGINT, false, 0, false, false};
+  run_opts o = {.kill_after = 0.1, .after_file = "s.h5", .sig = SIGINT};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "s.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", "--set",
               "output.every=1", NULL);
@@ -463,8 +502,9 @@ START_TEST(auto_every) {
   ck_assert_int_eq(check_whole_samples(f, 5e-4, false), 41);
   ROD_ASSERT_NEAR(number_attr(f, "output_every"), 1, 0);
   H5Fclose(f);
-  /* interrupted after 16 steps or more: 0.3 s, longer under a slower setup */
-  run_opts o = {0.3, "b.h5", SIGINT, false, 0, false, true};
+  /* interrupted once the file has grown twice after it appeared with
+   * t = 0: samples of step 16 and after are on disk */
+  run_opts o = {.after_file = "b.h5", .sig = SIGINT, .grown = 2};
   st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "b.h5", "--set",
               "time.duration=60", "--set", "time.dt=5e-4", NULL);
   ck_assert_msg(st == 130 && lines(err) == 2, "exit %d: %s", st, err);
@@ -547,13 +587,10 @@ START_TEST(sigkill_anywhere) {
   for (int k = 0; k < 20; k++) {
     char name[32];
     snprintf(name, sizeof name, "k%d.h5", k);
-    run_opts o = {0.02 + 0.4 * rand() / (double)RAND_MAX,
-                  name,
-                  SIGKILL,
-                  false,
-                  0,
-                  can_slow && k % 4 != 0,
-                  false};
+    run_opts o = {.kill_after = 0.02 + 0.4 * rand() / (double)RAND_MAX,
+                  .after_file = name,
+                  .sig = SIGKILL,
+                  .slow_writes = can_slow && k % 4 != 0};
     int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", name, "--set",
                     "time.duration=20", "--set", "time.dt=5e-4", "--set",
                     "output.every=1", "-q", NULL);
