@@ -3,13 +3,17 @@
  * bytes of an input that a message echoes are shown escaped
  * (docs/files.md, docs/commands.md). */
 #include <fcntl.h>
+#include <hdf5.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/escape.h"
 #include "io/datafile.h"
+#include "io/outfile.h"
+#include "rod/image.h"
 #include "rod/scenario.h"
 #include "testutil.h"
 
@@ -295,6 +299,360 @@ START_TEST(messages_escape_input_bytes) {
 }
 END_TEST
 
+/* ---- outputs (io/outfile.h) -------------------------------------------- */
+
+static void in_dir(char *buf, size_t size, const char *name) {
+  snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/* The file system of dir keeps user extended attributes. */
+static bool xattrs_kept(void) {
+  char path[600];
+  in_dir(path, sizeof path, "probe");
+  rod_test_write(dir, "probe", "");
+  bool kept = setxattr(path, "user.probe", "1", 1, 0) == 0;
+  unlink(path);
+  return kept;
+}
+
+static rod_out_rules text_rules(void) {
+  rod_out_rules r = {.kind = ROD_OUT_TEXT, .mark = "# rodsim", .key = "-o"};
+  return r;
+}
+
+/* The text of dir/name ("" when missing). */
+static void slurp(const char *name, char *buf, size_t size) {
+  char path[600];
+  in_dir(path, sizeof path, name);
+  rod_test_slurp(path, buf, size);
+}
+
+/* Write text through an outfile opened on dir/name with rules r. */
+static int write_through(const char *name, const rod_out_rules *r,
+                         const char *text, rod_error *err) {
+  char path[600];
+  in_dir(path, sizeof path, name);
+  rod_outfile *o;
+  int st = rod_outfile_open(path, r, &o, err);
+  if (st != ROD_OK)
+    return st;
+  FILE *f = rod_outfile_stream(o);
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  ck_assert_int_eq(fclose(f), 0);
+  st = rod_outfile_commit(o, err);
+  rod_outfile_close(o, st != ROD_OK);
+  return st;
+}
+
+/* Nothing but name (and what keep lists) in dir besides the test's own
+ * stdout.txt and stderr.txt: no .part or .lock left behind. */
+static void expect_only(const char *const *keep, int n) {
+  char cmd[600], list[4096];
+  snprintf(cmd, sizeof cmd,
+           "ls -A '%s' | grep -v -e '^stdout.txt$' -e '^stderr.txt$'", dir);
+  FILE *p = popen(cmd, "r");
+  ck_assert_ptr_nonnull(p);
+  size_t got = fread(list, 1, sizeof list - 1, p);
+  list[got] = '\0';
+  pclose(p);
+  char want[4096] = "";
+  for (int i = 0; i < n; i++) {
+    strcat(want, keep[i]);
+    strcat(want, "\n");
+  }
+  ck_assert_str_eq(list, want);
+}
+
+/* An output replaces only a file rodsim wrote (its mark), an empty one, or
+ * any regular file with force; never an input. */
+START_TEST(outputs_replace_only_rodsim_files) {
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(write_through("a.txt", &r, "# rodsim 1\n", &err), ROD_OK);
+  ck_assert_int_eq(write_through("a.txt", &r, "# rodsim 2\n", &err), ROD_OK);
+  char text[256];
+  slurp("a.txt", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim 2\n");
+  rod_test_write(dir, "notes.txt", "my notes\n");
+  ck_assert_int_eq(write_through("notes.txt", &r, "# rodsim\n", &err),
+                   ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "not a file rodsim wrote"));
+  slurp("notes.txt", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  rod_test_write(dir, "empty.txt", "");
+  ck_assert_int_eq(write_through("empty.txt", &r, "# rodsim\n", &err), ROD_OK);
+  /* an input, also under another name (a hard link) and with force */
+  char in[600], other[600];
+  in_dir(in, sizeof in, "in.ini");
+  in_dir(other, sizeof other, "same.ini");
+  rod_test_write(dir, "in.ini", "# rodsim looks like ours\n");
+  ck_assert_int_eq(link(in, other), 0);
+  r.force = true;
+  rod_out_add_input(&r, in);
+  ck_assert_int_eq(write_through("same.ini", &r, "x\n", &err), ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "which this command reads"));
+  ck_assert_int_eq(write_through("notes.txt", &r, "# rodsim\n", &err), ROD_OK);
+  slurp("in.ini", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim looks like ours\n");
+  const char *keep[] = {"a.txt", "empty.txt", "in.ini", "notes.txt",
+                        "same.ini"};
+  expect_only(keep, 5);
+}
+END_TEST
+
+/* Without a mark, a text file is rodsim's by the extended attribute
+ * user.rodsim that every file it makes carries. */
+START_TEST(text_outputs_recognised_by_xattr) {
+  if (!xattrs_kept())
+    return; /* this file system keeps none: --force needed, as documented */
+  rod_out_rules r = {.kind = ROD_OUT_TEXT, .key = "-o"};
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(write_through("t.csv", &r, "t,x\n0,1\n", &err), ROD_OK);
+  char path[600], value[16];
+  in_dir(path, sizeof path, "t.csv");
+  ck_assert_int_gt(getxattr(path, "user.rodsim", value, sizeof value), 0);
+  ck_assert_int_eq(write_through("t.csv", &r, "t,x\n0,2\n", &err), ROD_OK);
+  ck_assert_int_eq(removexattr(path, "user.rodsim"), 0); /* as by a copy */
+  ck_assert_int_eq(write_through("t.csv", &r, "t,x\n0,3\n", &err), ROD_EINVAL);
+  char text[64];
+  slurp("t.csv", text, sizeof text);
+  ck_assert_str_eq(text, "t,x\n0,2\n");
+}
+END_TEST
+
+/* An HDF5 file is rodsim's by its root attribute rodsim_version. */
+START_TEST(hdf5_outputs_recognised_by_attribute) {
+  char path[600];
+  in_dir(path, sizeof path, "x.h5");
+  rod_out_rules r = {.kind = ROD_OUT_HDF5, .key = "output.file"};
+  rod_error err = {{0}, {0}, {0}, 0};
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  H5Fclose(f);
+  rod_outfile *o;
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_EINVAL);
+  f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate2(f, "rodsim_version", H5T_NATIVE_INT, space, H5P_DEFAULT,
+                       H5P_DEFAULT);
+  int one = 1;
+  H5Awrite(a, H5T_NATIVE_INT, &one);
+  H5Aclose(a);
+  H5Sclose(space);
+  H5Fclose(f);
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_OK);
+  rod_outfile_close(o, true);
+  /* text is not HDF5 */
+  rod_test_write(dir, "x.ini", "[rod]\n");
+  in_dir(path, sizeof path, "x.ini");
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_EINVAL);
+  const char *keep[] = {"x.h5", "x.ini"};
+  expect_only(keep, 2);
+}
+END_TEST
+
+/* Of two writers of one path the second is refused, naming the first's
+ * pid; after the first lets go, the path can be written again. */
+START_TEST(writer_lock_names_the_holder) {
+  char path[600], pid[64];
+  in_dir(path, sizeof path, "out.txt");
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_outfile *first, *second;
+  ck_assert_int_eq(rod_outfile_open(path, &r, &first, &err), ROD_OK);
+  ck_assert_int_eq(rod_outfile_open(path, &r, &second, &err), ROD_EIO);
+  snprintf(pid, sizeof pid, "rodsim, pid %ld on ", (long)getpid());
+  ck_assert_msg(strstr(err.message, "another process is writing") &&
+                    strstr(err.message, pid),
+                "%s", err.message);
+  rod_outfile_close(first, true);
+  ck_assert_int_eq(rod_outfile_open(path, &r, &second, &err), ROD_OK);
+  rod_outfile_close(second, true);
+  expect_only(NULL, 0);
+  /* a lock file that is not rodsim's is left as it is */
+  rod_test_write(dir, "out.txt.lock", "someone's\n");
+  ck_assert_int_eq(rod_outfile_open(path, &r, &first, &err), ROD_EINVAL);
+  char text[64];
+  slurp("out.txt.lock", text, sizeof text);
+  ck_assert_str_eq(text, "someone's\n");
+  /* a killed writer's lock file is taken over, and removed after */
+  rod_test_write(dir, "out.txt.lock", "rodsim writer lock: pid 1 on x\n");
+  ck_assert_int_eq(rod_outfile_open(path, &r, &first, &err), ROD_OK);
+  rod_outfile_close(first, true);
+  expect_only(NULL, 0);
+}
+END_TEST
+
+/* A symbolic link planted at PATH.part (or PATH.lock) is never followed:
+ * its target stays as it was, the output is written under a fresh name
+ * and moved into place, and the link stays. */
+START_TEST(planted_part_link_not_followed) {
+  char victim[600], link_path[600];
+  in_dir(victim, sizeof victim, "victim.txt");
+  in_dir(link_path, sizeof link_path, "out.txt.part");
+  rod_test_write(dir, "victim.txt", "precious\n");
+  ck_assert_int_eq(symlink(victim, link_path), 0);
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(write_through("out.txt", &r, "# rodsim\n", &err), ROD_OK);
+  char text[64];
+  slurp("victim.txt", text, sizeof text);
+  ck_assert_str_eq(text, "precious\n");
+  slurp("out.txt", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim\n");
+  const char *keep[] = {"out.txt", "out.txt.part", "victim.txt"};
+  expect_only(keep, 3);
+  /* the lock's name: refused, nothing written */
+  in_dir(link_path, sizeof link_path, "new.txt.lock");
+  ck_assert_int_eq(symlink(victim, link_path), 0);
+  ck_assert_int_eq(write_through("new.txt", &r, "# rodsim\n", &err),
+                   ROD_EINVAL);
+  slurp("victim.txt", text, sizeof text);
+  ck_assert_str_eq(text, "precious\n");
+}
+END_TEST
+
+/* Outputs that are not regular files: a FIFO (refused at once, where it
+ * blocked), a dangling link (refused), a link to a file (written through,
+ * the link kept), /dev/null (written in place, never removed). */
+START_TEST(special_outputs) {
+  char path[600];
+  in_dir(path, sizeof path, "pipe");
+  ck_assert_int_eq(mkfifo(path, 0600), 0);
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_outfile *o;
+  const double t0 = now();
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_EINVAL);
+  ck_assert(now() - t0 < 1.0 * slowdown());
+  ck_assert_ptr_nonnull(strstr(err.message, "FIFO"));
+  char target[600];
+  in_dir(target, sizeof target, "nowhere/x.txt");
+  in_dir(path, sizeof path, "dangling");
+  ck_assert_int_eq(symlink(target, path), 0);
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "link to nothing"));
+  in_dir(target, sizeof target, "real.txt");
+  rod_test_write(dir, "real.txt", "");
+  in_dir(path, sizeof path, "link.txt");
+  ck_assert_int_eq(symlink(target, path), 0);
+  ck_assert_int_eq(write_through("link.txt", &r, "# rodsim via\n", &err),
+                   ROD_OK);
+  struct stat st;
+  ck_assert_int_eq(lstat(path, &st), 0);
+  ck_assert(S_ISLNK(st.st_mode));
+  char text[64];
+  slurp("real.txt", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim via\n");
+  ck_assert_int_eq(rod_outfile_open("/dev/null", &r, &o, &err), ROD_OK);
+  ck_assert_str_eq(rod_outfile_path_now(o), "/dev/null");
+  rod_outfile_discard_now(o);
+  rod_outfile_close(o, true);
+  ck_assert_int_eq(stat("/dev/null", &st), 0);
+  ck_assert(S_ISCHR(st.st_mode));
+  const char *keep[] = {"dangling", "link.txt", "pipe", "real.txt"};
+  expect_only(keep, 4);
+}
+END_TEST
+
+/* Only the file this process created is removed: not when its name was
+ * taken by another file meanwhile. HDF5 is handed the open file itself. */
+START_TEST(discard_removes_only_our_file) {
+  char path[600], part[700];
+  in_dir(path, sizeof path, "out.txt");
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_outfile *o;
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_OK);
+  snprintf(part, sizeof part, "%s.part", path);
+  ck_assert_str_eq(rod_outfile_path_now(o), part);
+  ck_assert_int_eq(strncmp(rod_outfile_name(o), "/proc/self/fd/", 14), 0);
+  int fd = open(rod_outfile_name(o), O_RDWR);
+  ck_assert(rod_outfile_is(o, fd));
+  close(fd);
+  ck_assert_int_eq(unlink(part), 0);
+  rod_test_write(dir, "out.txt.part", "someone else's\n");
+  ck_assert_int_eq(rod_outfile_commit(o, &err), ROD_EIO);
+  ck_assert_ptr_nonnull(strstr(err.message, "no longer the file"));
+  rod_outfile_close(o, true);
+  char text[64];
+  slurp("out.txt.part", text, sizeof text);
+  ck_assert_str_eq(text, "someone else's\n");
+  const char *keep[] = {"out.txt.part"};
+  expect_only(keep, 1);
+}
+END_TEST
+
+/* Frames of a dark rod along +x on a bright background, as dir/frames. */
+static void write_frames(void) {
+  char path[600];
+  in_dir(path, sizeof path, "frames");
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  rod_image *img = rod_image_alloc(80, 40);
+  for (int f = 0; f < 3; f++) {
+    for (int i = 0; i < 80 * 40; i++)
+      img->lum[i] = 1.0f;
+    for (int x = 10; x < 50 + 5 * f; x++)
+      img->lum[20 * 80 + x] = img->lum[21 * 80 + x] = 0.0f;
+    snprintf(path, sizeof path, "%s/frames/f%d.png", dir, f);
+    ck_assert_int_eq(rod_image_write_png(img, path, ROD_PNG_GRAY, 8, NULL),
+                     ROD_OK);
+  }
+  rod_image_free(img);
+}
+
+/* rodsim's commands replace only their own outputs: track's tip CSV (its
+ * extended attribute user.rodsim), calibrate's fitted scenario, bench's
+ * table; a
+ * foreign file is refused (exit 2, one line, before any work) unless
+ * --force, an input always. Before, each was replaced. */
+START_TEST(commands_replace_only_their_outputs) {
+  write_frames();
+  const char *track = "track frames --fps 100 --scale 1e-3 --origin 10,20 -q";
+  char args[600], text[512];
+  snprintf(args, sizeof args, "%s -o tip.csv", track);
+  double wall;
+  rod_cli_result r = run_in_dir(args, &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  slurp("tip.csv", text, sizeof text);
+  ck_assert_msg(strncmp(text, "t,x,z\n", 6) == 0, "%s", text);
+  r = run_in_dir(args, &wall); /* its own file: replaced (by its xattr) */
+  ck_assert_msg(r.status == (xattrs_kept() ? 0 : 2), "%s", r.err);
+  rod_test_write(dir, "notes.txt", "my notes\n");
+  snprintf(args, sizeof args, "%s -o notes.txt", track);
+  expect_refused(args, "notes.txt: -o: exists and is not a file rodsim wrote",
+                 "--force");
+  snprintf(args, sizeof args, "%s --shape frames/f0.png", track);
+  expect_refused(args, "f0.png: --shape", "not a file rodsim wrote");
+  slurp("notes.txt", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  snprintf(args, sizeof args, "%s -o notes.txt --force", track);
+  r = run_in_dir(args, &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  slurp("notes.txt", text, sizeof text);
+  ck_assert_int_eq(strncmp(text, "t,x,z\n", 6), 0);
+  /* the scenario and the data fitted: never, also with --force */
+  write_scenario("rod.ini", "");
+  expect_refused("calibrate rod.ini --data tip.csv -o rod.ini --force",
+                 "rod.ini: -o: is rod.ini, which this command reads", NULL);
+  expect_refused("calibrate rod.ini --data tip.csv -o tip.csv --force",
+                 "tip.csv, which this command reads", NULL);
+  expect_refused("bench rod.ini -o rod.ini --force", "which this command reads",
+                 NULL);
+  rod_test_write(dir, "mine.csv", "my table\n");
+  expect_refused("bench rod.ini -o mine.csv", "not a file rodsim wrote", NULL);
+  r = run_in_dir("bench rod.ini -o bench.csv", &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  r = run_in_dir("bench rod.ini -o bench.csv", &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  slurp("rod.ini", text, sizeof text);
+  ck_assert_str_eq(text, good);
+  const char *keep[] = {"bench.csv", "frames",  "mine.csv",
+                        "notes.txt", "rod.ini", "tip.csv"};
+  expect_only(keep, 6);
+}
+END_TEST
+
 static Suite *files_suite(void) {
   Suite *s = suite_create("files");
   TCase *tc = tcase_create("inputs");
@@ -304,6 +662,17 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, reader_bounds_are_exact);
   tcase_add_test(tc, escape_keeps_printable_utf8);
   tcase_add_test(tc, messages_escape_input_bytes);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("outputs");
+  tcase_add_checked_fixture(tc, make_dir, remove_dir);
+  tcase_add_test(tc, outputs_replace_only_rodsim_files);
+  tcase_add_test(tc, hdf5_outputs_recognised_by_attribute);
+  tcase_add_test(tc, text_outputs_recognised_by_xattr);
+  tcase_add_test(tc, writer_lock_names_the_holder);
+  tcase_add_test(tc, planted_part_link_not_followed);
+  tcase_add_test(tc, special_outputs);
+  tcase_add_test(tc, discard_removes_only_our_file);
+  tcase_add_test(tc, commands_replace_only_their_outputs);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -20,6 +20,7 @@ typedef struct {
   const char *sets[CLI_MAX_SETS];
   int nsets;
   bool quiet;
+  bool force; /* --force: replace an output rodsim did not write */
 } cli_common;
 
 /* Try to consume argv[*i] (and its value) as a common option or the
@@ -84,17 +85,20 @@ bool cli_is_help(const char *arg);
  * after printing help (exit 0). */
 int cli_table_args(int argc, char **argv, const char *command, const char *help,
                    const char *option, const char **value, rod_scenario *sc,
-                   const char **csv_path);
+                   const char **csv_path, bool *force);
 
 /* A CSV table written to stdout and, when a path was given, to a file. */
 typedef struct {
   FILE *file;
   const char *path;
+  struct rod_outfile *out; /* the file's guard (io/outfile.h) */
 } cli_table;
 
 /* Open the table and write its header line; CLI_BAD_INPUT if the file
- * cannot be created. */
-int cli_table_open(cli_table *t, const char *path, const char *header);
+ * cannot be created, or replaces a file that is not an earlier table
+ * with this header (unless force) or one the run of sc reads. */
+int cli_table_open(cli_table *t, const char *path, const char *header,
+                   const rod_scenario *sc, bool force);
 void cli_table_row(cli_table *t, const char *row);
 /* Close; CLI_FAILED on a write error. */
 int cli_table_close(cli_table *t);

@@ -21,8 +21,9 @@ static const char *help =
 int cmd_bench(int argc, char **argv) {
   rod_scenario sc;
   const char *dt_list = NULL, *csv_path = NULL;
+  bool force = false;
   int rc = cli_table_args(argc, argv, "bench", help, "--dt", &dt_list, &sc,
-                          &csv_path);
+                          &csv_path, &force);
   if (rc != CLI_OK)
     return rc < 0 ? CLI_OK : rc;
   double dts[256];
@@ -37,7 +38,8 @@ int cmd_bench(int argc, char **argv) {
   cli_table table;
   rc = cli_table_open(&table, csv_path,
                       "dt,steps,wall_s,realtime_ratio,mean_iterations,"
-                      "integrations_per_step,fallbacks\n");
+                      "integrations_per_step,fallbacks\n",
+                      &sc, force);
   if (rc != CLI_OK)
     return rc;
   int exit_code = CLI_OK;

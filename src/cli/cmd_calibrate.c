@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/outfile.h"
 #include "rod/calibrate.h"
 
 static const char *help =
@@ -186,8 +187,9 @@ static void progress(const double *values, double rms, int simulations,
 }
 
 /* The fitted scenario and its [fit] section to path (or stdout). */
-static int write_fitted(const char *path, const rod_scenario *fitted,
-                        const rod_calib_options *o, const rod_calib_result *r) {
+static int write_fitted(const char *path, const rod_out_rules *rules,
+                        const rod_scenario *fitted, const rod_calib_options *o,
+                        const rod_calib_result *r) {
   size_t n = rod_scenario_to_ini(fitted, NULL, 0);
   size_t m = rod_calib_fit_section(o, r, NULL, 0);
   char *text = malloc(n + m + 2);
@@ -199,15 +201,40 @@ static int write_fitted(const char *path, const rod_scenario *fitted,
   text[n] = '\n';
   rod_calib_fit_section(o, r, text + n + 1, m + 1);
   bool to_stdout = !path || strcmp(path, "-") == 0;
-  FILE *f = to_stdout ? stdout : fopen(path, "w");
+  rod_outfile *out = NULL;
+  rod_error err = {{0}, {0}, {0}, 0};
+  if (!to_stdout && rod_outfile_open(path, rules, &out, &err) != ROD_OK) {
+    cli_print_error(&err);
+    free(text);
+    return CLI_BAD_INPUT;
+  }
+  FILE *f = to_stdout ? stdout : rod_outfile_stream(out);
   int rc = CLI_OK;
   if (!f || fputs(text, f) < 0 || (!to_stdout && fclose(f) != 0)) {
     cli_fail("%s: cannot write (%s)", to_stdout ? "stdout" : path,
              strerror(errno));
     rc = CLI_BAD_INPUT;
+  } else if (out && rod_outfile_commit(out, &err) != ROD_OK) {
+    cli_print_error(&err);
+    rc = CLI_FAILED;
   }
+  rod_outfile_close(out, rc != CLI_OK);
   free(text);
   return rc;
+}
+
+/* -o: a fitted scenario rodsim wrote (its [fit] section's first line), a
+ * new file, or any with --force; never the scenario, its data files or
+ * the data fitted. */
+static rod_out_rules fitted_rules(const calibrate_args *a,
+                                  const rod_scenario *sc) {
+  rod_out_rules r = {.kind = ROD_OUT_TEXT,
+                     .mark = "; rodsim calibrate",
+                     .key = "-o",
+                     .force = a->c.force};
+  rod_out_add_scenario_inputs(&r, sc);
+  rod_out_add_input(&r, a->data);
+  return r;
 }
 
 int cmd_calibrate(int argc, char **argv) {
@@ -223,9 +250,15 @@ int cmd_calibrate(int argc, char **argv) {
   if ((rc = cli_load(&a.c, &sc)) != CLI_OK ||
       (rc = options(&a, &sc, shape, &o)) != CLI_OK)
     return rc;
+  rod_out_rules rules = fitted_rules(&a, &sc);
+  rod_error err = {{0}, {0}, {0}, 0};
+  if (fitted_path && strcmp(fitted_path, "-") != 0 &&
+      rod_outfile_check(fitted_path, &rules, &err) != ROD_OK) {
+    cli_print_error(&err); /* before the fit's minutes */
+    return CLI_BAD_INPUT;
+  }
   if (!a.c.quiet && isatty(STDERR_FILENO))
     o.progress = progress;
-  rod_error err = {{0}, {0}, {0}, 0};
   measured data = {NULL, NULL};
   int st = shape ? rod_shape_read(a.data, &data.shape, &err)
                  : rod_tip_read(a.data, &data.tip, &err);
@@ -247,7 +280,7 @@ int cmd_calibrate(int argc, char **argv) {
     cli_print_error(&err);
     return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
   }
-  rc = write_fitted(fitted_path, &fitted, &o, &r);
+  rc = write_fitted(fitted_path, &rules, &fitted, &o, &r);
   if (rc == CLI_OK && !r.converged) {
     cli_fail("%s: the fit did not converge in %d iterations (the best point "
              "is written)",

@@ -49,8 +49,9 @@ static int simulate(const rod_scenario *sc, rod_recorder **out, double *wall) {
 int cmd_compare(int argc, char **argv) {
   rod_scenario sc;
   const char *list = NULL, *csv_path = NULL;
+  bool force = false;
   int rc = cli_table_args(argc, argv, "compare", help, "--segments", &list, &sc,
-                          &csv_path);
+                          &csv_path, &force);
   if (rc != CLI_OK)
     return rc < 0 ? CLI_OK : rc;
   if (!list) {
@@ -83,7 +84,8 @@ int cmd_compare(int argc, char **argv) {
   rc = cli_table_open(&table, csv_path,
                       "segments,frequency_hz,reference_frequency_hz,"
                       "freq_error,tip_rms_error,tip_max_error,wall_s,"
-                      "reference_wall_s\n");
+                      "reference_wall_s\n",
+                      &sc, force);
   if (rc != CLI_OK) {
     rod_recorder_free(ref);
     return rc;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/writers.h"
 #include "rod/track.h"
 
 static const char *help =
@@ -21,7 +22,7 @@ static const char *help =
     "         [--polarity dark|bright] [--threshold FRACTION]\n"
     "         [--background FRAME|median|IMAGE.png] [--points K]\n"
     "         [--length-tolerance FRACTION] [-o TIP.csv] [--shape SHAPE.h5]\n"
-    "         [--quiet]\n\n"
+    "         [--force] [--quiet]\n\n"
     "Measures the rod in every frame: the *.png files of FRAMES_DIR in\n"
     "byte-wise name order, or a video file FFmpeg reads (mp4, avi, mkv,\n"
     "mov, or an image sequence such as img%04d.png). Frame i is at\n"
@@ -54,6 +55,8 @@ static const char *help =
     "or from the rod's length in the first frames. Four or more\n"
     "--plane-point pixel/world pairs give a homography (perspective view of\n"
     "the plane) instead; --lens removes OpenCV-model lens distortion first.\n\n"
+    "-o and --shape replace only files rodsim wrote (or, with --force, any\n"
+    "regular file), never the input (docs/files.md).\n\n"
     "Exit status: 0 written; 1 every frame is flagged (written); 2 bad\n"
     "input.\n";
 
@@ -87,7 +90,7 @@ enum { MAX_PLANE_POINTS = 64 };
 
 typedef struct {
   const char *input, *output, *shape;
-  bool has_fps, has_scale, has_origin, quiet;
+  bool has_fps, has_scale, has_origin, quiet, force;
   double scale_points[5];
   bool has_scale_points;
   int nplane;
@@ -218,6 +221,8 @@ static int parse_more(track_args *a, int argc, char **argv, int *i) {
   }
   if (strcmp(argv[*i], "--quiet") == 0 || strcmp(argv[*i], "-q") == 0)
     return a->quiet = true;
+  if (strcmp(argv[*i], "--force") == 0)
+    return a->force = true;
   return 0;
 }
 
@@ -450,18 +455,47 @@ static void describe_camera(const track_args *a, const rod_track_result *r,
              o->lens.k2, o->lens.p1, o->lens.p2, o->lens.k3);
 }
 
+/* The rules of -o (text) or --shape (HDF5): files rodsim wrote, or any
+ * with --force; never the input. */
+static rod_out_rules output_rules(const track_args *a, bool shape) {
+  rod_out_rules rules = {.kind = shape ? ROD_OUT_HDF5 : ROD_OUT_TEXT,
+                         .key = shape ? "--shape" : "-o",
+                         .force = a->force};
+  rod_out_add_input(&rules, a->input);
+  if (a->o.background == ROD_BACKGROUND_IMAGE)
+    rod_out_add_input(&rules, a->o.background_path);
+  return rules;
+}
+
+/* Refuse the outputs before tracking (the writes check again). */
+static int check_outputs(const track_args *a, rod_error *err) {
+  int st = ROD_OK;
+  if (a->shape) {
+    rod_out_rules rules = output_rules(a, true);
+    st = rod_outfile_check(a->shape, &rules, err);
+  }
+  if (st == ROD_OK && a->output && strcmp(a->output, "-") != 0) {
+    rod_out_rules rules = output_rules(a, false);
+    st = rod_outfile_check(a->output, &rules, err);
+  }
+  return st;
+}
+
 static int write_outputs(const track_args *a, const rod_track_result *r,
                          rod_error *err) {
   if (a->shape) {
     char camera[600];
     describe_camera(a, r, camera, sizeof camera);
-    int st = rod_shape_write(a->shape, r->shape, a->input, camera, err);
+    rod_out_rules rules = output_rules(a, true);
+    int st =
+        rod_shape_write_with(a->shape, r->shape, a->input, camera, &rules, err);
     if (st != ROD_OK)
       return st;
   }
   bool to_stdout = !a->output || strcmp(a->output, "-") == 0;
+  rod_out_rules rules = output_rules(a, false);
   return to_stdout ? rod_tip_write_stream(stdout, "stdout", r->tip, err)
-                   : rod_tip_write(a->output, r->tip, err);
+                   : rod_tip_write_with(a->output, r->tip, &rules, err);
 }
 
 /* The library names the option a problem is with ("fps"); on the command
@@ -493,6 +527,10 @@ int cmd_track(int argc, char **argv) {
   rod_error err = {{0}, {0}, {0}, 0};
   if (rod_track_check(&a.o, &err) != ROD_OK) {
     cli_fail("--%s: %s", err.key, err.message);
+    return CLI_BAD_INPUT;
+  }
+  if (check_outputs(&a, &err) != ROD_OK) {
+    cli_print_error(&err);
     return CLI_BAD_INPUT;
   }
   progress_state ps;

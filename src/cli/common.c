@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "integrators/bdf.h"
 #include "integrators/genalpha.h"
+#include "io/outfile.h"
 
 void cli_catch_signals(void (*handler)(int)) {
   struct sigaction sa;
@@ -128,6 +129,10 @@ int cli_common_arg(cli_common *c, int argc, char **argv, int *i) {
   }
   if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
     c->quiet = true;
+    return 1;
+  }
+  if (strcmp(a, "--force") == 0) {
+    c->force = true;
     return 1;
   }
   if (a[0] != '-' && !c->scenario) {
@@ -388,7 +393,7 @@ int cli_load(const cli_common *c, rod_scenario *sc) {
 
 int cli_table_args(int argc, char **argv, const char *command, const char *help,
                    const char *option, const char **value, rod_scenario *sc,
-                   const char **csv_path) {
+                   const char **csv_path, bool *force) {
   cli_common c = {0};
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
@@ -412,16 +417,34 @@ int cli_table_args(int argc, char **argv, const char *command, const char *help,
     }
   }
   *csv_path = c.output;
+  *force = c.force;
   c.output = NULL;
   return cli_load(&c, sc);
 }
 
-int cli_table_open(cli_table *t, const char *path, const char *header) {
+int cli_table_open(cli_table *t, const char *path, const char *header,
+                   const rod_scenario *sc, bool force) {
   t->path = path;
   t->file = NULL;
-  if (path && !(t->file = fopen(path, "w"))) {
-    cli_fail("%s: cannot write", path);
-    return CLI_BAD_INPUT;
+  t->out = NULL;
+  if (path) {
+    /* an earlier table of this command is known by its header */
+    char mark[256];
+    snprintf(mark, sizeof mark, "%s", header);
+    mark[strcspn(mark, "\n")] = '\0';
+    rod_out_rules rules = {
+        .kind = ROD_OUT_TEXT, .mark = mark, .key = "-o", .force = force};
+    rod_out_add_scenario_inputs(&rules, sc);
+    rod_error err = {{0}, {0}, {0}, 0};
+    if (rod_outfile_open(path, &rules, &t->out, &err) != ROD_OK) {
+      cli_print_error(&err);
+      return CLI_BAD_INPUT;
+    }
+    if (!(t->file = rod_outfile_stream(t->out))) {
+      rod_outfile_close(t->out, true);
+      cli_fail("%s: cannot write", path);
+      return CLI_BAD_INPUT;
+    }
   }
   cli_table_row(t, header);
   return CLI_OK;
@@ -435,11 +458,19 @@ void cli_table_row(cli_table *t, const char *row) {
 }
 
 int cli_table_close(cli_table *t) {
-  if (t->file && fclose(t->file) != 0) {
+  if (!t->file)
+    return CLI_OK;
+  rod_error err = {{0}, {0}, {0}, 0};
+  int rc = CLI_OK;
+  if (fclose(t->file) != 0) {
     cli_fail("%s: write error", t->path);
-    return CLI_FAILED;
+    rc = CLI_FAILED;
+  } else if (rod_outfile_commit(t->out, &err) != ROD_OK) {
+    cli_print_error(&err);
+    rc = CLI_FAILED;
   }
-  return CLI_OK;
+  rod_outfile_close(t->out, rc != CLI_OK);
+  return rc;
 }
 
 int cli_parse_list(const char *text, double *out, int max) {

@@ -13,6 +13,7 @@
 #include "io/datafile.h"
 #include "io/h5attr.h"
 #include "io/h5read.h"
+#include "io/writers.h"
 
 static bool grow(void **p, size_t count, size_t size) {
   void *q = realloc(*p, count * size);
@@ -140,14 +141,29 @@ static herr_t put(hid_t file, const char *name, hid_t type, int rank,
 
 int rod_shape_write(const char *path, const rod_shape_data *d,
                     const char *source, const char *camera, rod_error *err) {
+  rod_out_rules rules = {.kind = ROD_OUT_HDF5};
+  rod_out_add_input(&rules, source);
+  return rod_shape_write_with(path, d, source, camera, &rules, err);
+}
+
+int rod_shape_write_with(const char *path, const rod_shape_data *d,
+                         const char *source, const char *camera,
+                         const rod_out_rules *rules, rod_error *err) {
   int st = check(d, path, err);
   if (st != ROD_OK)
     return st;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0)
+  rod_outfile *o;
+  if ((st = rod_outfile_open(path, rules, &o, err)) != ROD_OK)
+    return st;
+  errno = 0;
+  hid_t f = rod_outfile_create_hdf5(o, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) {
+    const int e = errno;
+    rod_outfile_close(o, true);
     return rod_error_set(err, ROD_EIO, path, NULL, "cannot create (%s)",
-                         strerror(errno));
+                         strerror(e ? e : EIO));
+  }
   const hsize_t T = (hsize_t)d->frames, K = (hsize_t)d->points;
   const hsize_t d1[1] = {T}, d3[3] = {T, K, 2};
   herr_t e = 0;
@@ -162,9 +178,10 @@ int rod_shape_write(const char *path, const rod_shape_data *d,
   e |= rod_h5_put_text(f, "camera", camera ? camera : "");
   if (H5Fclose(f) < 0)
     e = -1;
-  if (e < 0)
-    return rod_error_set(err, ROD_EIO, path, NULL, "write error");
-  return ROD_OK;
+  st = e < 0 ? rod_error_set(err, ROD_EIO, path, NULL, "write error")
+             : rod_outfile_commit(o, err);
+  rod_outfile_close(o, st != ROD_OK);
+  return st;
 }
 
 /* ---- reading -----------------------------------------------------------*/

@@ -2,6 +2,8 @@
  * tipcsv_read.c). */
 #include "rod/tipcsv.h"
 
+#include "io/writers.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -124,20 +126,33 @@ int rod_tip_write_stream(FILE *f, const char *name, const rod_tip_data *d,
   return ROD_OK;
 }
 
-int rod_tip_write(const char *path, const rod_tip_data *d, rod_error *err) {
+int rod_tip_write_with(const char *path, const rod_tip_data *d,
+                       const rod_out_rules *rules, rod_error *err) {
   if (!d)
     return rod_error_set(err, ROD_EINVAL, path, NULL, "no data to write");
   /* check before creating the file, so a rejected write leaves none */
   int st = check_writable(d, path, err);
   if (st != ROD_OK)
     return st;
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot write (%s)",
-                         strerror(errno));
+  rod_outfile *o;
+  if ((st = rod_outfile_open(path, rules, &o, err)) != ROD_OK)
+    return st;
+  FILE *f = rod_outfile_stream(o);
+  if (!f) {
+    rod_outfile_close(o, true);
+    return rod_error_set(err, ROD_ENOMEM, path, NULL, "out of memory");
+  }
   st = rod_tip_write_stream(f, path, d, err);
   if (fclose(f) != 0 && st == ROD_OK)
     st = rod_error_set(err, ROD_EIO, path, NULL, "write error (%s)",
                        strerror(errno));
+  if (st == ROD_OK)
+    st = rod_outfile_commit(o, err);
+  rod_outfile_close(o, st != ROD_OK);
   return st;
+}
+
+int rod_tip_write(const char *path, const rod_tip_data *d, rod_error *err) {
+  rod_out_rules rules = {.kind = ROD_OUT_TEXT};
+  return rod_tip_write_with(path, d, &rules, err);
 }

@@ -1,0 +1,20 @@
+/* The writers of the tip CSV and the shape file under the output rules of
+ * a command (io/outfile.h): rod_tip_write and rod_shape_write are these
+ * with the default rules (a file rodsim wrote, or a new one; the shape
+ * file's source never replaced); `rodsim track` adds its input and
+ * --force. */
+#ifndef ROD_IO_WRITERS_H
+#define ROD_IO_WRITERS_H
+
+#include "io/outfile.h"
+#include "rod/shape.h"
+#include "rod/tipcsv.h"
+
+int rod_tip_write_with(const char *path, const rod_tip_data *d,
+                       const rod_out_rules *rules, rod_error *err);
+
+int rod_shape_write_with(const char *path, const rod_shape_data *d,
+                         const char *source, const char *camera,
+                         const rod_out_rules *rules, rod_error *err);
+
+#endif
