@@ -22,11 +22,14 @@ extern "C" {
 
 typedef struct rod_logger rod_logger;
 
-/* Create (truncate) path and write the root attributes; status "running"
+/* Create the file at path and write the root attributes; status "running"
  * until rod_logger_close. backend: "kirchhoff" or "rfem". The datasets are
  * made at the first sample, when the number of points is known. A regular
  * file is written as PATH.part and renamed to path once its datasets and
- * first sample are flushed (or at rod_logger_close). */
+ * first sample are flushed (or at rod_logger_close). path may replace only
+ * an HDF5 file rodsim wrote (or an empty one), never a file sc reads, and
+ * not while another writer holds its lock (docs/files.md, "Output
+ * files"): ROD_EINVAL or ROD_EIO with err naming the file. */
 int rod_logger_open(rod_logger **lg, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err);
 
@@ -53,6 +56,17 @@ long rod_logger_written(const rod_logger *lg, bool *status_written);
 /* Write the remaining samples, the final status ("complete" or why and when
  * the run stopped), and close. lg may be NULL. */
 int rod_logger_close(rod_logger *lg, const char *status);
+
+/* Close lg, removing its file if it holds no sample yet (PATH.part, never
+ * moved into place: an earlier file under path stays as it was); one
+ * with samples is closed as by rod_logger_close with status "discarded".
+ * lg may be NULL. */
+int rod_logger_discard(rod_logger *lg);
+
+/* From a signal handler (async-signal-safe): remove the file lg made if
+ * it is not in place yet, and its lock file; lg stays allocated and open
+ * (the process is about to end). */
+void rod_logger_discard_now(const rod_logger *lg);
 
 /* The size (B) of the file of a run of sc with `points` points (contact:
  * with the /contact datasets) before compression: an upper bound, as the

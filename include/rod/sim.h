@@ -132,7 +132,10 @@ int rod_sim_output_every(rod_sim *sim);
 
 /* Write the samples to an HDF5 file (docs/hdf5.md) at path (NULL: the
  * scenario's output.file), created now: ROD_EIO with the error naming the
- * file when it cannot be. Replaces the sink. output.every = auto: see
+ * file when it cannot be (also while another writer holds it: the error
+ * names its pid), ROD_EINVAL when path holds a file rodsim did not write
+ * (an empty one is replaced) or one the scenario reads (docs/files.md,
+ * "Output files"). Replaces the sink. output.every = auto: see
  * rod_sim_output_every. */
 int rod_sim_open_output(rod_sim *sim, const char *path);
 

@@ -9,13 +9,14 @@
 #include "cli.h"
 #include "config.h"
 #include "io/scenario_contact.h"
+#include "io/writers.h"
 #include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
 
 static const char *run_help =
     "usage: rodsim run SCENARIO.ini [-o OUT.h5] [--set SECTION.KEY=VALUE]... "
-    "[--quiet]\n\n"
+    "[--force] [--quiet]\n\n"
     "Solves the static initial state (t = 0), then simulates time.duration\n"
     "seconds in steps of time.dt, writing the HDF5 file described in\n"
     "  " ROD_DOCDIR "/hdf5.md\n"
@@ -27,11 +28,13 @@ static const char *run_help =
     "written (every converged step is kept), 2 bad input, 130 interrupted\n"
     "by SIGINT or SIGTERM (the step in progress is finished and written;\n"
     "the file's status says \"interrupted\"; during the static solve the\n"
-    "process ends at once and the file, with no sample yet, is removed).\n";
+    "process ends at once and the file, with no sample yet, is removed).\n"
+    "OUT.h5 replaces only an HDF5 file rodsim wrote (or, with --force, any\n"
+    "regular file), never the scenario or its data files (docs/files.md).\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
-    "SECTION.KEY=VALUE]...\n\n"
+    "SECTION.KEY=VALUE]... [--force]\n\n"
     "Solves the static equilibrium (the t = 0 state of run) and writes it as\n"
     "a one-sample HDF5 file; prints the tip position and the clamp "
     "reaction.\n";
@@ -48,12 +51,12 @@ static volatile sig_atomic_t interrupted;
  * signal ends the process at once: the file, which holds no sample yet, is
  * removed and the line in static_message said (both prepared before). */
 static volatile sig_atomic_t in_static;
-static char static_path[ROD_PATH_MAX], static_message[3 * ROD_PATH_MAX];
+static const rod_logger *static_logger; /* its file removed at a signal */
+static char static_message[3 * ROD_PATH_MAX];
 
 static void on_signal(int sig) {
   if (in_static) {
-    if (static_path[0])
-      unlink(static_path);
+    rod_logger_discard_now(static_logger); /* only what this process made */
     ssize_t w = write(2, static_message, strlen(static_message));
     (void)w;
     _exit(130);
@@ -271,8 +274,12 @@ static int run_common(int argc, char **argv, bool static_only) {
     sc.output.every = every;
   rc = check_size(&sc, rod_sim_points(sim), static_only);
   rod_logger *lg = NULL;
-  if (rc == CLI_OK && rod_logger_open(&lg, sc.output.file, &sc,
-                                      rod_sim_backend(sim), &err) != ROD_OK) {
+  rod_out_rules rules = {
+      .kind = ROD_OUT_HDF5, .key = "output.file", .force = c.force};
+  rod_out_add_scenario_inputs(&rules, &sc);
+  if (rc == CLI_OK &&
+      rod_logger_open_with(&lg, sc.output.file, &sc, rod_sim_backend(sim),
+                           &rules, &err) != ROD_OK) {
     cli_print_error(&err);
     rc = CLI_BAD_INPUT;
   }
@@ -288,7 +295,7 @@ static int run_common(int argc, char **argv, bool static_only) {
                        .progress = ps_progress,
                        .user = &ps};
   rod_sim_set_sink(sim, &sink);
-  snprintf(static_path, sizeof static_path, "%s", rod_logger_file_now(lg));
+  static_logger = lg;
   snprintf(static_message, sizeof static_message,
            "%srodsim: %s: interrupted during the static solve; %s not "
            "written (it held no sample)\n",
@@ -320,8 +327,12 @@ static int run_common(int argc, char **argv, bool static_only) {
   snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
   bool told; /* after a write error: the file's status can say why */
   const long kept = rod_logger_written(lg, &told); /* final after an error */
-  int cst = rod_logger_close(lg, status);
-  if (cst == ROD_OK && !(st == ROD_EINVAL && kept == 0))
+  /* the static state refused as the input's (a body between two grid
+   * nodes): no file */
+  const bool refused = st == ROD_EINVAL && kept == 0;
+  static_logger = NULL;
+  int cst = refused ? rod_logger_discard(lg) : rod_logger_close(lg, status);
+  if (cst == ROD_OK && !refused)
     xdmf_write(&sc);
   if (res.statics.stable == 1 && res.statics.note[0])
     fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
@@ -352,10 +363,7 @@ static int run_common(int argc, char **argv, bool static_only) {
              rod_strerror(cst));
     return CLI_FAILED;
   }
-  if (st == ROD_EINVAL && kept == 0) {
-    /* the static state refused as the input's (a body between two grid
-     * nodes): one line naming the key, no file */
-    unlink(sc.output.file);
+  if (refused) { /* one line naming the key */
     cli_print_error(&err);
     return CLI_BAD_INPUT;
   }

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "core/model.h"
+#include "io/writers.h"
 
 enum {
   DS_TIME,
@@ -149,9 +150,7 @@ struct rod_logger {
   int write_errno;   /* errno of the first failed write, 0: none */
   int keep_bits;     /* mantissa bits kept of the solver's results */
   bool clean_stop;   /* the failure was foreseen: nothing half-written */
-  bool in_place;     /* the file is under path (renamed from part) */
-  char path[1024];
-  char part[1100]; /* the name it is written under until then */
+  rod_outfile *out;  /* the file, its lock and its name (io/outfile.h) */
 };
 
 static double now(void) {
@@ -316,45 +315,6 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
   return st;
 }
 
-/* Why path cannot be written, from the file system: a directory, a folder
- * that is missing or not writable; NULL when nothing is found. */
-static const char *path_problem(const char *path) {
-  struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    return "is a directory";
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == dir)
-    dir[1] = '\0';
-  else
-    *slash = '\0';
-  if (stat(dir, &st) != 0)
-    return "its folder does not exist";
-  if (!S_ISDIR(st.st_mode))
-    return "its folder is not a directory";
-  if (access(dir, W_OK) != 0 &&
-      (access(path, F_OK) != 0 || access(path, W_OK) != 0))
-    return "permission denied";
-  if (access(path, F_OK) == 0 && access(path, W_OK) != 0)
-    return "permission denied";
-  return NULL;
-}
-
-/* Another process writes path now: HDF5 holds an exclusive flock(2) on a
- * file it writes. Checked before H5Fcreate, whose truncation would empty
- * the other run's file before its own lock fails. */
-static bool locked_by_another(const char *path) {
-  int fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return false;
-  bool busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  close(fd);
-  return busy;
-}
-
 /* Round x to its keep leading mantissa bits (of 52), to nearest: the bits
  * below hold the solver's noise, not the solution, and noise does not
  * compress. Infinities and NaN are left as they are. */
@@ -386,13 +346,13 @@ static int significant_bits(const rod_scenario *sc) {
   return bits < 12 ? 12 : bits > 52 ? 52 : bits;
 }
 
-/* Create path so that what is on disk stays a consistent file between
- * flushes: HDF5 writes no metadata before H5Fflush (no evictions from its
- * metadata cache) and never reuses the space a rewritten chunk leaves (no
- * free-space managers), so a block written after the last flush only adds
- * bytes that the file on disk does not yet refer to. A run killed at any
- * moment then leaves the file of its last flush. */
-static hid_t create_file(const char *path) {
+/* Create the file of o so that what is on disk stays a consistent file
+ * between flushes: HDF5 writes no metadata before H5Fflush (no evictions
+ * from its metadata cache) and never reuses the space a rewritten chunk
+ * leaves (no free-space managers), so a block written after the last
+ * flush only adds bytes that the file on disk does not yet refer to. A run
+ * killed at any moment then leaves the file of its last flush. */
+static hid_t create_file(const rod_outfile *o) {
   hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, (hsize_t)1);
@@ -405,7 +365,7 @@ static hid_t create_file(const char *path) {
     mdc.decr_mode = H5C_decr__off;
     H5Pset_mdc_config(fapl, &mdc);
   }
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+  hid_t f = rod_outfile_create_hdf5(o, fcpl, fapl);
   H5Pclose(fapl);
   H5Pclose(fcpl);
   return f;
@@ -413,43 +373,36 @@ static hid_t create_file(const char *path) {
 
 int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err) {
+  rod_out_rules rules = {.kind = ROD_OUT_HDF5, .key = "output.file"};
+  rod_out_add_scenario_inputs(&rules, sc);
+  return rod_logger_open_with(out, path, sc, backend, &rules, err);
+}
+
+int rod_logger_open_with(rod_logger **out, const char *path,
+                         const rod_scenario *sc, const char *backend,
+                         const rod_out_rules *rules, rod_error *err) {
   *out = NULL;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-  const char *problem = path_problem(path);
-  if (problem)
-    return rod_error_set(err, ROD_EIO, path, "output.file",
-                         "cannot create the HDF5 file: %s", problem);
-  if (locked_by_another(path))
-    return rod_error_set(err, ROD_EIO, path, "output.file",
-                         "another process is writing this file (HDF5 file "
-                         "lock); choose another output.file");
   rod_logger *lg = calloc(1, sizeof *lg);
   if (!lg)
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
-  snprintf(lg->path, sizeof lg->path, "%s", path);
   lg->compression = sc->output.compression;
   lg->keep_bits = significant_bits(sc);
   /* A regular file is made under a temporary name and renamed into place
    * once its datasets and first sample are flushed (or at its close): a
    * run killed before that leaves no half-made file under path (and an
-   * earlier file there intact). */
-  struct stat old;
-  const bool special = stat(path, &old) == 0 && !S_ISREG(old.st_mode);
-  char *part = lg->part;
-  snprintf(part, sizeof lg->part, special ? "%s" : "%s.part", path);
-  lg->in_place = special;
-  if (!special && locked_by_another(part)) {
+   * earlier file there intact). The writer's lock is taken first, and the
+   * path checked (io/outfile.h). */
+  int st0 = rod_outfile_open(path, rules, &lg->out, err);
+  if (st0 != ROD_OK) {
     free(lg);
-    return rod_error_set(err, ROD_EIO, path, "output.file",
-                         "another process is writing this file (HDF5 file "
-                         "lock); choose another output.file");
+    return st0;
   }
   errno = 0;
-  lg->file = create_file(part);
+  lg->file = create_file(lg->out);
   if (lg->file < 0) {
     int e = errno;
-    if (!special)
-      unlink(part);
+    rod_outfile_close(lg->out, true);
     free(lg);
     return rod_error_set(err, ROD_EIO, path, "output.file",
                          "cannot create the HDF5 file%s%s", e ? ": " : "",
@@ -459,6 +412,7 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
   char *text = malloc(need);
   if (!text) {
     H5Fclose(lg->file);
+    rod_outfile_close(lg->out, true);
     free(lg);
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   }
@@ -488,8 +442,7 @@ int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
     if (lg->count > 0)
       H5Dclose(lg->count);
     H5Fclose(lg->file);
-    if (!special)
-      unlink(part);
+    rod_outfile_close(lg->out, true);
     free(lg);
     return rod_error_set(err, st, path, "output.file",
                          "cannot write the HDF5 file%s%s", e ? ": " : "",
@@ -652,12 +605,8 @@ static int room_for(rod_logger *lg, double bytes) {
  * always holds every dataset and whole samples (or, after its close, the
  * status of a run that stopped before its first sample). */
 static int move_in_place(rod_logger *lg) {
-  if (lg->in_place)
-    return ROD_OK;
-  if (rename(lg->part, lg->path) != 0)
-    return ROD_EIO;
-  lg->in_place = true;
-  return ROD_OK;
+  rod_error err;
+  return rod_outfile_commit(lg->out, &err);
 }
 
 static int flush(rod_logger *lg) {
@@ -697,7 +646,7 @@ static int flush(rod_logger *lg) {
 }
 
 const char *rod_logger_file_now(const rod_logger *lg) {
-  return lg->in_place ? lg->path : lg->part;
+  return rod_outfile_path_now(lg->out);
 }
 
 const char *rod_logger_strerror(const rod_logger *lg) {
@@ -765,7 +714,9 @@ int rod_logger_flush_if_older(rod_logger *lg, double max_age) {
   return flush(lg);
 }
 
-int rod_logger_close(rod_logger *lg, const char *status) {
+/* Close lg; discard: a file that holds no sample is removed instead of
+ * moved into place. */
+static int close_logger(rod_logger *lg, const char *status, bool discard) {
   if (!lg)
     return ROD_OK;
   /* The remaining samples, then the status. After a write that failed
@@ -791,14 +742,29 @@ int rod_logger_close(rod_logger *lg, const char *status) {
   }
   H5Dclose(lg->count);
   herr_t e = H5Fclose(lg->file);
-  if (move_in_place(lg) != ROD_OK && st == ROD_OK)
+  const bool drop = discard && lg->total == 0;
+  if (!drop && move_in_place(lg) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
+  rod_outfile_close(lg->out, drop);
   free(lg);
   if (st != ROD_OK)
     return st;
   if (st2 != ROD_OK || e < 0)
     return ROD_EIO;
   return ROD_OK;
+}
+
+int rod_logger_close(rod_logger *lg, const char *status) {
+  return close_logger(lg, status, false);
+}
+
+int rod_logger_discard(rod_logger *lg) {
+  return close_logger(lg, "discarded", true);
+}
+
+void rod_logger_discard_now(const rod_logger *lg) {
+  if (lg)
+    rod_outfile_discard_now(lg->out);
 }
 
 /* B of one time sample: every dataset along T. */

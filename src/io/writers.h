@@ -7,11 +7,17 @@
 #define ROD_IO_WRITERS_H
 
 #include "io/outfile.h"
+#include "rod/logger.h"
 #include "rod/shape.h"
 #include "rod/tipcsv.h"
 
 int rod_tip_write_with(const char *path, const rod_tip_data *d,
                        const rod_out_rules *rules, rod_error *err);
+
+/* rod_logger_open under the rules of a command (its inputs, --force). */
+int rod_logger_open_with(rod_logger **lg, const char *path,
+                         const rod_scenario *sc, const char *backend,
+                         const rod_out_rules *rules, rod_error *err);
 
 int rod_shape_write_with(const char *path, const rod_shape_data *d,
                          const char *source, const char *camera,
