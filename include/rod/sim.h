@@ -15,7 +15,9 @@
  *   rod_sim_free(sim);
  *
  * Functions that can fail return a rod_status; rod_sim_error gives the
- * one-line message of the last failure. The library never prints. The
+ * one-line message of the last failure. The library never prints. Every
+ * function checks its handle: a NULL sim gives ROD_EINVAL (rod_sim_time
+ * NaN, rod_sim_points 0, rod_sim_error a message). The
  * samples, their effort and the sink that takes them are in rod/sample.h
  * (included here), with the sampling plan (rod_sim_step_count,
  * rod_sim_sample_count). */
@@ -93,7 +95,9 @@ int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
                           rod_error *err);
 
 /* Free sim; with an output file open, its last samples and status are
- * written first (rod_sim_close_output). NULL is a no-op. */
+ * written first: "complete" when the run reached its end (time.duration),
+ * else "interrupted at t = T s, before the end (time.duration = D s)" (or
+ * the failure). NULL is a no-op. */
 void rod_sim_free(rod_sim *sim);
 
 /* The simulation's scenario (read only; the loads set between steps are
@@ -135,13 +139,15 @@ int rod_sim_output_every(rod_sim *sim);
  * file when it cannot be (also while another writer holds it: the error
  * names its pid), ROD_EINVAL when path holds a file rodsim did not write
  * (an empty one is replaced) or one the scenario reads (docs/files.md,
- * "Output files"). Replaces the sink. output.every = auto: see
+ * "Output files"). Replaces the sink (an open output is closed as by
+ * rod_sim_free: interrupted before the end). output.every = auto: see
  * rod_sim_output_every. */
 int rod_sim_open_output(rod_sim *sim, const char *path);
 
 /* Write the pending last step and the file's status: "complete" when
  * status is NULL and the simulation has not failed, else status or the
- * failure. Then close the file. ROD_EIO if the file could not be written
+ * failure (a caller that stops early says why: "interrupted", ...). Then
+ * close the file. ROD_EIO if the file could not be written
  * completely (the error says so). No output open: ROD_OK. The same for
  * any sink with a close (rod/sample.h): it gets that status and is
  * removed. */
@@ -150,23 +156,33 @@ int rod_sim_close_output(rod_sim *sim, const char *status);
 /* ---- solving ----------------------------------------------------------- */
 
 /* The static equilibrium under the loads at t = 0 (docs/scenario.md, the
- * static state): the state at t = 0. ROD_ENOCONV if it does not converge.
- */
+ * static state): the state at t = 0. ROD_ENOCONV if it does not converge,
+ * or if its state is not finite (then nothing is written). Solved once,
+ * before the first step: ROD_EINVAL after a step, and again once its
+ * sample went to a sink (the clock would go back). */
 int rod_sim_static(rod_sim *sim);
 
 /* One time step of time.dt, or with time.tolerance one step of the size
  * the error estimate chooses (at most time.dt; rejected attempts are
  * retried inside), solving the static state first if it was not.
- * ROD_ENOCONV when it fails after every fallback: the state stays at the
- * last converged step and later steps are refused. */
+ * ROD_ENOCONV when it fails after every fallback, or converges to a state
+ * that is not finite (loads or a step beyond what the solver resolves;
+ * nothing of it is written): the state stays at the last converged step
+ * and later steps are refused. */
 int rod_sim_step(rod_sim *sim);
 
 /* Steps until the time reaches t (s): the first step time at or after t
- * (within 1e-9 dt). Sink progress reports go from here. */
+ * (within 1e-9 dt). Sink progress reports go from here. ROD_EINVAL for a
+ * t that is not finite or needs more steps than an int counts. */
 int rod_sim_advance_to(rod_sim *sim, double t);
 
 /* Current simulated time (s): 0 at the static state. */
 double rod_sim_time(const rod_sim *sim);
+
+/* The largest magnitude of a value set between steps (loads, the clamp's
+ * pose and velocities): its square and a sum of three squares stay
+ * finite. Beyond it, and for values that are not finite, ROD_EINVAL. */
+#define ROD_SIM_MAX_INPUT 1e150
 
 /* ---- loads and the clamp's motion between steps -------------------------
  * Each setter replaces that load's scenario value (constant, ramp or

@@ -151,16 +151,26 @@ static bool intersects(rod_guard *g, const rod_sample *s, char *msg,
   return true;
 }
 
-bool rod_guard_values(const rod_sample *s, char *msg, size_t size) {
+bool rod_guard_finite(const rod_sample *s, char *msg, size_t size) {
   const int n = s->points;
-  if (!finite_array(s->position, 3 * n) ||
-      !finite_array(s->orientation, 4 * n) ||
-      !finite_array(s->velocity, 3 * n) || !finite_array(s->force, 3 * n) ||
-      !finite_array(s->moment, 3 * n) || !isfinite(s->kinetic) ||
-      !isfinite(s->elastic) || !isfinite(s->gravity)) {
-    snprintf(msg, size, "a value of the state is not finite");
+  const char *what =
+      !finite_array(s->position, 3 * n)        ? "position"
+      : !finite_array(s->orientation, 4 * n)   ? "orientation"
+      : !finite_array(s->velocity, 3 * n)      ? "velocity"
+      : !finite_array(s->force, 3 * n)         ? "internal force"
+      : !finite_array(s->moment, 3 * n)        ? "internal moment"
+      : !finite_array(s->contact_force, 3 * n) ? "contact force"
+      : !(isfinite(s->kinetic) && isfinite(s->elastic) && isfinite(s->gravity))
+          ? "energy"
+          : NULL;
+  if (what)
+    snprintf(msg, size, "a value of the state is not finite (%s)", what);
+  return !what;
+}
+
+bool rod_guard_values(const rod_sample *s, char *msg, size_t size) {
+  if (!rod_guard_finite(s, msg, size))
     return false;
-  }
   if (s->kinetic < 0 || s->elastic < 0) {
     snprintf(msg, size,
              "an energy that cannot be: kinetic %.3g J, elastic %.3g J",

@@ -35,6 +35,10 @@ typedef struct {
 void rod_guard_init(rod_guard *g, const rod_scenario *sc);
 void rod_guard_free(rod_guard *g);
 
+/* False, with a message naming what, when the sample holds a value that
+ * is not finite. */
+bool rod_guard_finite(const rod_sample *s, char *msg, size_t size);
+
 /* False, with a message, when the sample holds a value that is not
  * finite or a negative energy. */
 bool rod_guard_values(const rod_sample *s, char *msg, size_t size);

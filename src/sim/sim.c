@@ -11,12 +11,10 @@
 #include "core/v3.h"
 #include "integrators/dirk.h"
 #include "io/scenario_contact.h"
-#include "sim/backend.h"
-#include "sim/dense.h"
-#include "sim/energy_watch.h"
-#include "sim/guard.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_object.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,62 +22,14 @@
 #include <string.h>
 #include <time.h>
 
-struct rod_sim {
-  rod_scenario sc;
-  rod_model model; /* the clamp frame, for the base pose */
-  const rod_backend_ops *ops;
-  void *self;
-  rod_drive drive;
-  /* the clamp's pose at the current time, for backward differences */
-  double base_p[3], base_h[4];
-  bool solved; /* the static state is solved */
-  bool failed; /* a solve failed: the backend is at its last converged
-                  state and takes no more steps */
-  int step;    /* dynamic steps taken */
-  double t;    /* s */
-  rod_sim_sink sink;
-  bool has_sink;
-  rod_step_stats acc; /* effort since the last sample */
-  double acc_wall;    /* s, since the last sample */
-  int pending;        /* converged steps not yet sampled */
-  rod_sample cur;     /* the backend's sample of the current state */
-  bool cur_valid;     /* cur is of the current state */
-  rod_energy_watch watch;
-  rod_guard guard;
-  rod_sim_result res;
-  /* step-size control (time.tolerance) */
-  bool control;
-  double h;         /* s: the next step */
-  double err_prev;  /* the last accepted step's error / tolerance; < 0: none */
-  double h_floor;   /* s: no smaller step solves (after a failure) */
-  double t_stop;    /* s: steps end here (rod_sim_advance_to, duration) */
-  double breaks[8]; /* s: corners of the loads, increasing */
-  int nbreaks;
-  /* output at the multiples of output.interval */
-  bool use_dense;
-  rod_dense dense;
-  double next_out; /* s */
-  long k_out;
-  double t_created; /* monotonic s */
-  double last_progress;
-  rod_error err;
-  char err_text[1024];
-};
-
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Record a failure: err, its text, the result's status and message. */
-static int fail(rod_sim *sim, int status, const char *key, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static int fail(rod_sim *sim, int status, const char *key, const char *fmt,
-                ...) {
+int rod_sim_fail(rod_sim *sim, int status, const char *key, const char *fmt,
+                 ...) {
   va_list ap;
   va_start(ap, fmt);
   char msg[sizeof sim->err.message];
@@ -90,17 +40,23 @@ static int fail(rod_sim *sim, int status, const char *key, const char *fmt,
 }
 
 const char *rod_sim_error(const rod_sim *sim) {
+  if (!sim)
+    return "no simulation (NULL)";
   rod_sim *s = (rod_sim *)sim; /* the text is a cache of err */
   rod_error_format(&s->err, s->err_text, sizeof s->err_text);
   return s->err_text;
 }
 
 void rod_sim_get_error(const rod_sim *sim, rod_error *err) {
-  if (err)
+  if (err && sim)
     *err = sim->err;
+  else if (err)
+    rod_error_set(err, ROD_EINVAL, "", "", "no simulation (NULL)");
 }
 
-const rod_scenario *rod_sim_scenario(const rod_sim *sim) { return &sim->sc; }
+const rod_scenario *rod_sim_scenario(const rod_sim *sim) {
+  return sim ? &sim->sc : NULL;
+}
 
 void rod_sim_fix_every(rod_sim *sim, int every) {
   sim->sc.output.every = every;
@@ -111,7 +67,9 @@ int rod_sim_set_failure(rod_sim *sim, int status, const rod_error *err) {
   return status;
 }
 
-const char *rod_sim_backend(const rod_sim *sim) { return sim->ops->name; }
+const char *rod_sim_backend(const rod_sim *sim) {
+  return sim ? sim->ops->name : "";
+}
 
 /* The simulation stopped after a converged step (a sink's status): the
  * result says why; later steps stay possible. */
@@ -121,6 +79,8 @@ static int stopped(rod_sim *sim, int status) {
            (int)sizeof sim->res.message - 1, sim->err.message);
   return status;
 }
+
+static int close_sink(rod_sim *sim, const char *status, bool implicit);
 
 /* ---- creation ---------------------------------------------------------- */
 
@@ -172,6 +132,9 @@ static int breakpoints(const rod_scenario *sc, double *b) {
 }
 
 int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
+  if (!out || !sc)
+    return rod_error_set(err, ROD_EINVAL, "", "", "no %s (NULL)",
+                         out ? "scenario" : "place for the simulation");
   *out = NULL;
   int st = rod_scenario_validate(sc, err);
   if (st != ROD_OK)
@@ -219,6 +182,9 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
 }
 
 int rod_sim_create_file(const char *path, rod_sim **out, rod_error *err) {
+  if (!out || !path)
+    return rod_error_set(err, ROD_EINVAL, "", "", "no %s (NULL)",
+                         out ? "file name" : "place for the simulation");
   *out = NULL;
   rod_scenario *sc = rod_scenario_new();
   if (!sc)
@@ -232,6 +198,9 @@ int rod_sim_create_file(const char *path, rod_sim **out, rod_error *err) {
 
 int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
                           rod_error *err) {
+  if (!out || !ini)
+    return rod_error_set(err, ROD_EINVAL, "", "", "no %s (NULL)",
+                         out ? "scenario text" : "place for the simulation");
   *out = NULL;
   rod_scenario *sc = rod_scenario_new();
   if (!sc)
@@ -246,8 +215,9 @@ int rod_sim_create_string(const char *ini, const char *name, rod_sim **out,
 void rod_sim_free(rod_sim *sim) {
   if (!sim)
     return;
-  rod_sim_close_output(sim, NULL);
+  close_sink(sim, NULL, true);
   sim->ops->destroy(sim->self);
+  rod_sim_kept_free(&sim->kept);
   rod_dense_free(&sim->dense);
   rod_guard_free(&sim->guard);
   free(sim);
@@ -255,15 +225,17 @@ void rod_sim_free(rod_sim *sim) {
 
 /* ---- samples ----------------------------------------------------------- */
 
-static int current_sample(rod_sim *sim) {
+int rod_sim_current_sample(rod_sim *sim) {
   if (!sim->solved)
-    return fail(sim, ROD_EINVAL, "", "no state yet: call rod_sim_static");
+    return rod_sim_fail(sim, ROD_EINVAL, "",
+                        "no state yet: call rod_sim_static");
   if (sim->cur_valid)
     return ROD_OK;
   memset(&sim->cur, 0, sizeof sim->cur); /* fields a backend leaves out */
   int st = sim->ops->sample(sim->self, &sim->cur);
   if (st != ROD_OK)
-    return fail(sim, st, "", "cannot sample the state (%s)", rod_strerror(st));
+    return rod_sim_fail(sim, st, "", "cannot sample the state (%s)",
+                        rod_strerror(st));
   sim->cur_valid = true;
   return ROD_OK;
 }
@@ -282,10 +254,10 @@ static int deliver(rod_sim *sim, double t, const rod_sample *s) {
   memset(&sim->acc, 0, sizeof sim->acc);
   sim->acc_wall = 0;
   if (st != ROD_OK)
-    return fail(sim, st, "output.file",
-                "cannot write the sample at t = %.6g s"
-                " (%s)",
-                t, rod_strerror(st));
+    return rod_sim_fail(sim, st, "output.file",
+                        "cannot write the sample at t = %.6g s"
+                        " (%s)",
+                        t, rod_strerror(st));
   sim->res.samples++;
   return ROD_OK;
 }
@@ -295,7 +267,7 @@ static int emit(rod_sim *sim) {
   sim->pending = 0;
   if (!sim->has_sink || !sim->sink.sample)
     return ROD_OK;
-  int st = current_sample(sim);
+  int st = rod_sim_current_sample(sim);
   return st != ROD_OK ? st : deliver(sim, sim->t, &sim->cur);
 }
 
@@ -306,7 +278,7 @@ static int emit(rod_sim *sim) {
 static int dense_output(rod_sim *sim, bool first) {
   if (!sim->has_sink || !sim->sink.sample)
     return ROD_OK;
-  int st = current_sample(sim);
+  int st = rod_sim_current_sample(sim);
   if (st == ROD_OK && !sim->dense.field[0])
     st = rod_dense_init(&sim->dense, sim->cur.points);
   if (st != ROD_OK)
@@ -329,28 +301,54 @@ static int dense_output(rod_sim *sim, bool first) {
 }
 
 int rod_sim_flush(rod_sim *sim) {
+  if (!sim)
+    return ROD_EINVAL;
   return sim->pending > 0 ? emit(sim) : ROD_OK;
 }
 
-int rod_sim_close_output(rod_sim *sim, const char *status) {
+/* The run reached its end: time.duration (within 1e-9 of a step). */
+static bool at_end(const rod_sim *sim) {
+  return sim->solved &&
+         sim->t >= sim->sc.time.duration - 1e-9 * sim->sc.time.dt;
+}
+
+/* Close the sink when it has a close: with status, or else the
+ * simulation's failure, or "complete" when the caller closes it
+ * (implicit false) or the run reached its end; a sink freed or replaced
+ * before the end says it was interrupted and when. */
+static int close_sink(rod_sim *sim, const char *status, bool implicit) {
   if (!sim->has_sink || !sim->sink.close)
     return ROD_OK;
   int st = rod_sim_flush(sim);
+  char early[160];
+  snprintf(early, sizeof early,
+           "interrupted at t = %.6g s, before the end (time.duration = "
+           "%.6g s)",
+           sim->t, sim->sc.time.duration);
   const char *text = status                      ? status
                      : sim->res.status != ROD_OK ? sim->res.message
-                                                 : "complete";
+                     : !implicit || at_end(sim)  ? "complete"
+                                                 : early;
   const rod_sim_sink sink = sim->sink; /* forgotten before it is closed */
   sim->has_sink = false;
   memset(&sim->sink, 0, sizeof sim->sink);
   int cst = sink.close(sink.user, text);
   if (st == ROD_OK && cst != ROD_OK)
-    st = fail(sim, cst, "output.file", "cannot write the file (%s)",
-              rod_strerror(cst));
+    st = rod_sim_fail(sim, cst, "output.file", "cannot write the file (%s)",
+                      rod_strerror(cst));
   return st;
 }
 
+int rod_sim_close_output(rod_sim *sim, const char *status) {
+  return sim ? close_sink(sim, status, false) : ROD_EINVAL;
+}
+
+int rod_sim_close_replaced(rod_sim *sim) { return close_sink(sim, NULL, true); }
+
 void rod_sim_set_sink(rod_sim *sim, const rod_sim_sink *sink) {
-  rod_sim_close_output(sim, NULL);
+  if (!sim)
+    return;
+  close_sink(sim, NULL, true);
   sim->has_sink = sink != NULL;
   if (sink)
     sim->sink = *sink;
@@ -384,8 +382,19 @@ static void static_reach(rod_sim *sim) {
 }
 
 int rod_sim_static(rod_sim *sim) {
+  if (!sim)
+    return ROD_EINVAL;
   if (sim->failed)
     return sim->res.status;
+  /* once, before the first step: again after steps the clock would go
+   * back and a file's times with it; again at t = 0 a sink would get a
+   * second first sample */
+  if (sim->step > 0 || (sim->solved && sim->res.samples > 0))
+    return rod_sim_fail(sim, ROD_EINVAL, "",
+                        "the static state is solved once, before the first "
+                        "step (this simulation is at t = %.6g s): create "
+                        "another",
+                        sim->t);
   rod_step_stats st;
   double w0 = now();
   int status = sim->ops->solve_static(sim->self, &st);
@@ -399,7 +408,7 @@ int rod_sim_static(rod_sim *sim) {
     sim->res.status = status;
     snprintf(sim->res.message, sizeof sim->res.message, "static state: %s",
              why_refused);
-    fail(sim, status, "space.nodes", "%s", sim->res.message);
+    rod_sim_fail(sim, status, "space.nodes", "%s", sim->res.message);
     sim->res.wall_time = now() - sim->t_created;
     return status;
   }
@@ -409,7 +418,7 @@ int rod_sim_static(rod_sim *sim) {
     snprintf(sim->res.message, sizeof sim->res.message,
              "static equilibrium did not converge (%s)", rod_strerror(status));
     static_reach(sim);
-    fail(sim, status, "", "%s", sim->res.message);
+    rod_sim_fail(sim, status, "", "%s", sim->res.message);
     sim->res.wall_time = now() - sim->t_created;
     return status;
   }
@@ -426,9 +435,11 @@ int rod_sim_static(rod_sim *sim) {
   /* the guard (guard.h): a state that cannot be is no result; one that
    * passes through itself is reported */
   char why[sizeof sim->res.message - 24] = "";
+  bool finite = true; /* a state that is not finite is never written */
   if (sim->res.statics.stable == 0) {
     snprintf(why, sizeof why, "%s", sim->res.statics.note);
-  } else if (current_sample(sim) == ROD_OK) {
+  } else if (rod_sim_current_sample(sim) == ROD_OK) {
+    finite = rod_guard_finite(&sim->cur, why, sizeof why);
     if (!rod_guard_values(&sim->cur, why, sizeof why) ||
         (sim->sc.solver.backend == ROD_BACKEND_KIRCHHOFF &&
          !rod_guard_balance(&sim->sc, &sim->model, &sim->drive, &sim->cur, why,
@@ -438,7 +449,10 @@ int rod_sim_static(rod_sim *sim) {
                                 sizeof sim->res.implausible))
       sim->res.implausible_time = 0.0;
   }
-  status = sim->use_dense ? dense_output(sim, true) : emit(sim);
+  if (finite && rod_sim_current_sample(sim) == ROD_OK)
+    status = rod_sim_keep_state(sim); /* for the getters, should a step fail */
+  if (status == ROD_OK && finite)
+    status = sim->use_dense ? dense_output(sim, true) : emit(sim);
   if (status == ROD_OK && why[0]) {
     /* written for inspection, but no result: the run stops here */
     sim->failed = true;
@@ -446,7 +460,7 @@ int rod_sim_static(rod_sim *sim) {
     snprintf(sim->res.message, sizeof sim->res.message,
              "static equilibrium: %s", why);
     static_reach(sim);
-    fail(sim, status, "", "%s", sim->res.message);
+    rod_sim_fail(sim, status, "", "%s", sim->res.message);
   }
   sim->res.wall_time = now() - sim->t_created;
   return status;
@@ -559,10 +573,23 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
   }
 }
 
+/* After a step that converged to a state that is not finite (loads or a
+ * step beyond what the solver resolves): the step failed, the state
+ * before it is the simulation's (kept), nothing is written. */
+static int not_finite(rod_sim *sim, const char *why, int i, double t) {
+  rod_sim_restore_state(sim);
+  snprintf(sim->res.message, sizeof sim->res.message,
+           "step %d (t = %.6g s): %s; the state before it is kept", i, t, why);
+  return ROD_ENOCONV;
+}
+
 int rod_sim_step(rod_sim *sim) {
+  if (!sim)
+    return ROD_EINVAL;
   if (sim->failed)
-    return fail(sim, sim->res.status, "",
-                "%s; the simulation takes no more steps", sim->res.message);
+    return rod_sim_fail(sim, sim->res.status, "",
+                        "%s; the simulation takes no more steps",
+                        sim->res.message);
   if (!sim->solved) {
     int st = rod_sim_static(sim);
     if (st != ROD_OK)
@@ -570,22 +597,38 @@ int rod_sim_step(rod_sim *sim) {
   }
   if (rod_scenario_check_contact_motion(&sim->sc, sim->sc.source, &sim->err) !=
       ROD_OK)
-    return fail(sim, ROD_EUNSUPPORTED, "solver.backend", "%s",
-                sim->err.message);
+    return rod_sim_fail(sim, ROD_EUNSUPPORTED, "solver.backend", "%s",
+                        sim->err.message);
+  if (sim->step == INT_MAX)
+    return rod_sim_fail(sim, ROD_EINVAL, "", "%d steps taken: no more",
+                        INT_MAX);
+  /* the state before the step (kept, should it fail) */
+  int status = rod_sim_current_sample(sim);
+  if (status == ROD_OK)
+    status = rod_sim_keep_state(sim);
+  if (status != ROD_OK)
+    return status;
   const int i = sim->step + 1;
   double t = i * sim->sc.time.dt;
   rod_step_stats st;
   double w0 = now();
-  int status = sim->control ? controlled_step(sim, &t, &st)
-                            : sim->ops->step(sim->self, t, &st);
+  status = sim->control ? controlled_step(sim, &t, &st)
+                        : sim->ops->step(sim->self, t, &st);
   double w1 = now();
   sim->cur_valid = false;
   rod_sim_result *res = &sim->res;
+  char why_not[160] = "";
+  if (status == ROD_OK &&
+      (rod_sim_current_sample(sim) != ROD_OK ||
+       !rod_guard_finite(&sim->cur, why_not, sizeof why_not)))
+    status = not_finite(sim, why_not[0] ? why_not : "no state", i, t);
   if (status != ROD_OK) {
     sim->failed = true;
     res->status = status;
     const char *why = sim->ops->refusal ? sim->ops->refusal(sim->self) : "";
-    if (why[0])
+    if (why_not[0])
+      ; /* not_finite said it */
+    else if (why[0])
       snprintf(res->message, sizeof res->message, "step %d (t = %.6g s): %s", i,
                t, why);
     else
@@ -593,7 +636,7 @@ int rod_sim_step(rod_sim *sim) {
                "step %d (t = %.6g s) did not converge after every fallback "
                "(%s)",
                i, t, rod_strerror(status));
-    fail(sim, status, "", "%s", res->message);
+    rod_sim_fail(sim, status, "", "%s", res->message);
     /* keep the last converged step even off the sampling grid */
     if (sim->pending > 0)
       emit(sim);
@@ -624,22 +667,31 @@ int rod_sim_step(rod_sim *sim) {
   if (status == ROD_OK && sim->has_sink && sim->sink.tick) {
     status = sim->sink.tick(sim->sink.user);
     if (status == ROD_EINTR)
-      fail(sim, status, "", "interrupted at t = %.6g s", t);
+      rod_sim_fail(sim, status, "", "interrupted at t = %.6g s", t);
     else if (status != ROD_OK)
-      fail(sim, status, "output.file", "cannot write the output (%s)",
-           rod_strerror(status));
+      rod_sim_fail(sim, status, "output.file", "cannot write the output (%s)",
+                   rod_strerror(status));
   }
   res->wall_time = now() - sim->t_created;
   return status == ROD_OK ? ROD_OK : stopped(sim, status);
 }
 
 int rod_sim_advance_to(rod_sim *sim, double t_end) {
+  if (!sim)
+    return ROD_EINVAL;
+  const double dt = sim->sc.time.dt;
+  if (!isfinite(t_end))
+    return rod_sim_fail(sim, ROD_EINVAL, "", "t = %g s is not a finite time",
+                        t_end);
+  if (t_end / dt > INT_MAX - 1.0)
+    return rod_sim_fail(sim, ROD_EINVAL, "",
+                        "t = %g s needs more than %d steps of time.dt = %g s",
+                        t_end, INT_MAX, dt);
   if (!sim->solved) {
     int st = rod_sim_static(sim);
     if (st != ROD_OK)
       return st;
   }
-  const double dt = sim->sc.time.dt;
   const int last = (int)ceil(t_end / dt - 1e-9);
   int status = ROD_OK;
   sim->t_stop = t_end;
@@ -657,184 +709,7 @@ int rod_sim_advance_to(rod_sim *sim, double t_end) {
   return status;
 }
 
-double rod_sim_time(const rod_sim *sim) { return sim->t; }
-
-/* ---- loads and the clamp's motion -------------------------------------- */
-
-/* Hand the drive to the backend; on refusal restore the previous one. */
-static int apply_drive(rod_sim *sim, const rod_drive *old) {
-  int st = sim->ops->set_drive(sim->self, &sim->drive, &sim->err);
-  if (st != ROD_OK) {
-    sim->drive = *old;
-    return st;
-  }
-  /* loads that change in time do work: the energy balance no longer
-   * tells a discretisation that creates energy */
-  sim->watch.active = false;
-  return ROD_OK;
-}
-
-static bool finite3(const double *v) {
-  return !v || (isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]));
-}
-
-static void copy3(double *dst, const double *src) {
-  for (int i = 0; i < 3; i++)
-    dst[i] = src ? src[i] : 0.0;
-}
-
-int rod_sim_set_tip_load(rod_sim *sim, const double force[3],
-                         const double moment[3]) {
-  if (!finite3(force) || !finite3(moment))
-    return fail(sim, ROD_EINVAL, "tip", "force and moment must be finite");
-  rod_drive old = sim->drive;
-  sim->drive.tip = true;
-  copy3(sim->drive.tip_force, force);
-  copy3(sim->drive.tip_moment, moment);
-  return apply_drive(sim, &old);
-}
-
-int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
-                     const double moment[3]) {
-  int i = 0;
-  while (i < sim->sc.loads.count && strcmp(sim->sc.loads.item[i].name, name))
-    i++;
-  char label[96];
-  snprintf(label, sizeof label, "[load.%s]", name);
-  if (i == sim->sc.loads.count)
-    return fail(sim, ROD_EINVAL, label, "no such section in the scenario");
-  if (!finite3(force) || !finite3(moment))
-    return fail(sim, ROD_EINVAL, label, "force and moment must be finite");
-  rod_drive old = sim->drive;
-  sim->drive.load[i] = true;
-  copy3(sim->drive.load_force[i], force);
-  copy3(sim->drive.load_moment[i], moment);
-  return apply_drive(sim, &old);
-}
-
-/* The world angular velocity (rad/s) that turns h0 into h1 in time dt:
- * the rotation vector of h1 h0^-1 over dt. */
-static void angular_velocity(const double h0[4], const double h1[4], double dt,
-                             double w[3]) {
-  const double c[4] = {h0[0], -h0[1], -h0[2], -h0[3]};
-  double d[4];
-  quat_mul(d, h1, c);
-  if (d[0] < 0) /* the shorter way round */
-    for (int i = 0; i < 4; i++)
-      d[i] = -d[i];
-  double s = v3_norm(d + 1);
-  double angle = 2.0 * atan2(s, d[0]);
-  double f = s > 0 ? angle / (s * dt) : 2.0 / dt; /* small angles: 2 v */
-  v3_scale(w, f, d + 1);
-}
-
-int rod_sim_set_base(rod_sim *sim, const double position[3],
-                     const double orientation[4], const double velocity[3],
-                     const double angular_velocity_world[3]) {
-  double n = 0;
-  for (int i = 0; i < 4; i++)
-    n += orientation[i] * orientation[i];
-  if (!finite3(position) || !isfinite(n) || !finite3(velocity) ||
-      !finite3(angular_velocity_world))
-    return fail(sim, ROD_EINVAL, "base", "pose and velocities must be finite");
-  if (!(fabs(n - 1.0) < 1e-6))
-    return fail(sim, ROD_EINVAL, "base",
-                "orientation must be a unit quaternion w x y z (|h|^2 = %g)",
-                n);
-  rod_drive old = sim->drive;
-  rod_drive *d = &sim->drive;
-  const double dt = sim->sc.time.dt;
-  d->base = true;
-  copy3(d->base_position, position);
-  for (int i = 0; i < 4; i++)
-    d->base_orientation[i] = orientation[i] / sqrt(n);
-  if (velocity)
-    copy3(d->base_velocity, velocity);
-  else
-    for (int i = 0; i < 3; i++)
-      d->base_velocity[i] = (position[i] - sim->base_p[i]) / dt;
-  if (angular_velocity_world)
-    copy3(d->base_angular_velocity, angular_velocity_world);
-  else
-    angular_velocity(sim->base_h, d->base_orientation, dt,
-                     d->base_angular_velocity);
-  return apply_drive(sim, &old);
-}
-
-/* ---- the state --------------------------------------------------------- */
-
-int rod_sim_points(const rod_sim *sim) {
-  if (sim->cur_valid)
-    return sim->cur.points;
-  /* before a solve the backend's arrays hold no state, but their size */
-  rod_sample s;
-  memset(&s, 0, sizeof s);
-  return sim->ops->sample(sim->self, &s) == ROD_OK ? s.points : 0;
-}
-
-static int copy_out(rod_sim *sim, const double *src, int width, double *out,
-                    const char *what) {
-  if (!src)
-    return fail(sim, ROD_EUNSUPPORTED, "solver.backend",
-                "the %s backend gives no %s", sim->ops->name, what);
-  memcpy(out, src, (size_t)sim->cur.points * width * sizeof(double));
-  return ROD_OK;
-}
-
-#define ROD_SIM_GETTER(fn, field, width, what)                                 \
-  int fn(rod_sim *sim, double *out) {                                          \
-    int st = current_sample(sim);                                              \
-    return st != ROD_OK ? st                                                   \
-                        : copy_out(sim, sim->cur.field, width, out, what);     \
-  }
-ROD_SIM_GETTER(rod_sim_get_arclength, s, 1, "arclengths")
-ROD_SIM_GETTER(rod_sim_get_positions, position, 3, "positions")
-ROD_SIM_GETTER(rod_sim_get_orientations, orientation, 4, "orientations")
-ROD_SIM_GETTER(rod_sim_get_velocities, velocity, 3, "velocities")
-ROD_SIM_GETTER(rod_sim_get_forces, force, 3, "internal forces")
-ROD_SIM_GETTER(rod_sim_get_moments, moment, 3, "internal moments")
-#undef ROD_SIM_GETTER
-
-int rod_sim_get_energies(rod_sim *sim, double out[3]) {
-  int st = current_sample(sim);
-  if (st != ROD_OK)
-    return st;
-  out[0] = sim->cur.kinetic;
-  out[1] = sim->cur.elastic;
-  out[2] = sim->cur.gravity;
-  return ROD_OK;
-}
-
-void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out) {
-  *out = sim->res;
-}
-
-int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value) {
-  const rod_sim_result *r = &sim->res;
-  const struct {
-    const char *name;
-    double value;
-  } stats[] = {{"time", r->time},
-               {"steps", r->steps},
-               {"samples", r->samples},
-               {"iterations", (double)r->iterations},
-               {"integrations", r->integrations},
-               {"fallbacks", r->fallbacks},
-               {"max_residual", r->max_residual},
-               {"wall_time", r->wall_time},
-               {"step_wall", r->step_wall},
-               {"last_iterations", r->last.iterations},
-               {"last_integrations", r->last.integrations},
-               {"last_residual", r->last.residual},
-               {"last_method", r->last.method},
-               {"status", r->status}};
-  for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
-    if (strcmp(stats[i].name, name) == 0) {
-      *value = stats[i].value;
-      return ROD_OK;
-    }
-  return ROD_EINVAL;
-}
+double rod_sim_time(const rod_sim *sim) { return sim ? sim->t : NAN; }
 
 /* ---- all in one -------------------------------------------------------- */
 

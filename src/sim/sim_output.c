@@ -11,6 +11,8 @@ static int close_logger(void *user, const char *status) {
 }
 
 int rod_sim_output_every(rod_sim *sim) {
+  if (!sim)
+    return 0;
   const rod_scenario *sc = rod_sim_scenario(sim);
   if (sc->output.every == 0)
     rod_sim_fix_every(
@@ -20,7 +22,9 @@ int rod_sim_output_every(rod_sim *sim) {
 }
 
 int rod_sim_open_output(rod_sim *sim, const char *path) {
-  rod_sim_close_output(sim, NULL);
+  if (!sim)
+    return ROD_EINVAL;
+  rod_sim_close_replaced(sim);
   rod_sim_output_every(sim);
   const rod_scenario *sc = rod_sim_scenario(sim);
   rod_logger *lg;
