@@ -186,8 +186,15 @@ START_TEST(output_xdmf_false_and_a_stale_one) {
   char *text = slurp("run.xdmf");
   ck_assert_str_eq(text, "<Xdmf>mine</Xdmf>\n");
   free(text);
-  /* export --xdmf writes it on request */
+  /* export --xdmf writes it on request, over a file of that name that
+   * rodsim did not write with --force only */
   r = cli("export run.h5 --xdmf");
+  ck_assert_msg(r.status == 2 && strstr(r.err, "not a file rodsim wrote"), "%s",
+                r.err);
+  text = slurp("run.xdmf");
+  ck_assert_str_eq(text, "<Xdmf>mine</Xdmf>\n");
+  free(text);
+  r = cli("export run.h5 --xdmf --force");
   ck_assert_msg(r.status == 0, "%s", r.err);
   ck_assert_msg(strstr(r.out, "run.h5: 6 samples of 49 points, 6 arrays per "
                               "point -> run.xdmf"),

@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io/writers.h"
 #include "rod/export.h"
 
 static const char export_help[] =
-    "usage: rodsim export RUN.h5 --xdmf [-o OUT.xdmf]\n"
+    "usage: rodsim export RUN.h5 --xdmf [-o OUT.xdmf] [--force]\n"
     "       rodsim export RUN.h5 --vtk [-o DIR]\n\n"
     "Describes the rod of a run's file over time for ParaView and VisIt: a\n"
     "polyline at every whole sample with its positions, and as point data\n"
@@ -22,6 +23,8 @@ static const char export_help[] =
     "--vtk   writes a copy as VTK XML files in DIR (default RUN_vtk):\n"
     "        RUN.pvd, the collection to open, and RUN_000000.vtp ... one\n"
     "        polyline a sample.\n\n"
+    "OUT.xdmf replaces only a file rodsim wrote (--force: any regular\n"
+    "file; docs/files.md).\n\n"
     "Prints one line: samples, points, arrays and the file written.\n"
     "Exit status: 0 written, 1 a file could not be written, 2 bad input.\n";
 
@@ -40,14 +43,15 @@ static int vtk_dir(const char *h5, char *out, size_t size) {
 
 /* Exit status of a failed export: what was read is bad input, what could
  * not be written a failure. */
-static int failed(const rod_error *err, const char *input) {
+static int failed(int st, const rod_error *err, const char *input) {
   cli_print_error(err);
-  return strcmp(err->file, input) == 0 ? CLI_BAD_INPUT : CLI_FAILED;
+  return strcmp(err->file, input) == 0 || st == ROD_EINVAL ? CLI_BAD_INPUT
+                                                           : CLI_FAILED;
 }
 
 int cmd_export(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool xdmf = false, vtk = false;
+  bool xdmf = false, vtk = false, force = false;
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
       fputs(export_help, stdout);
@@ -55,6 +59,8 @@ int cmd_export(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--xdmf") == 0)
       xdmf = true;
+    else if (strcmp(argv[i], "--force") == 0)
+      force = true;
     else if (strcmp(argv[i], "--vtk") == 0)
       vtk = true;
     else if (strcmp(argv[i], "-o") == 0) {
@@ -88,10 +94,10 @@ int cmd_export(int argc, char **argv) {
   }
   rod_export_info info;
   rod_error err = {{0}, {0}, {0}, 0};
-  int st = xdmf ? rod_export_xdmf(input, target, &info, &err)
+  int st = xdmf ? rod_export_xdmf_with(input, target, force, &info, &err)
                 : rod_export_vtk(input, target, &info, &err);
   if (st != ROD_OK)
-    return failed(&err, input);
+    return failed(st, &err, input);
   char per_sample[64] = "";
   if (info.field_arrays)
     snprintf(per_sample, sizeof per_sample, " and %d per sample",

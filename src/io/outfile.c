@@ -4,6 +4,8 @@
 #define _GNU_SOURCE /* renameat2 */
 #include "io/outfile.h"
 
+#include "rod/export.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -182,9 +184,11 @@ static int check_existing(const rod_outfile *o, const struct stat *st,
     return rod_error_set(err, ROD_EIO, o->path, key_of(r), "permission denied");
   if (st->st_size == 0 || r->force)
     return ROD_OK;
-  const bool ours = rodsim_xattr(o->path) ||
-                    (r->kind == ROD_OUT_HDF5 ? rodsim_hdf5(o->path)
-                                             : rodsim_text(o->path, r->mark));
+  /* any file rodsim wrote: its xattr, its HDF5 attribute, its XDMF
+   * description's mark, or the mark of this output */
+  const bool ours = rodsim_xattr(o->path) || rodsim_hdf5(o->path) ||
+                    rod_export_is_xdmf(o->path) ||
+                    (r->kind == ROD_OUT_TEXT && rodsim_text(o->path, r->mark));
   if (ours)
     return ROD_OK;
   return rod_error_set(err, ROD_EINVAL, o->path, key_of(r),

@@ -7,6 +7,7 @@
 #define ROD_IO_WRITERS_H
 
 #include "io/outfile.h"
+#include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/shape.h"
 #include "rod/tipcsv.h"
@@ -18,6 +19,10 @@ int rod_tip_write_with(const char *path, const rod_tip_data *d,
 int rod_logger_open_with(rod_logger **lg, const char *path,
                          const rod_scenario *sc, const char *backend,
                          const rod_out_rules *rules, rod_error *err);
+
+/* rod_export_xdmf; force: replace a file rodsim did not write. */
+int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
+                         rod_export_info *info, rod_error *err);
 
 int rod_shape_write_with(const char *path, const rod_shape_data *d,
                          const char *source, const char *camera,

@@ -21,7 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/datafile.h"
 #include "io/export_run.h"
+#include "io/outfile.h"
+#include "io/writers.h"
 
 /* The comment that opens every file this writer makes. */
 #define XDMF_MARK "<!-- rodsim: the rod of "
@@ -270,6 +273,11 @@ static void put_sample(FILE *out, const grid_template *g, long i, double t) {
 
 int rod_export_xdmf(const char *h5_path, const char *xdmf_path,
                     rod_export_info *info, rod_error *err) {
+  return rod_export_xdmf_with(h5_path, xdmf_path, false, info, err);
+}
+
+int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
+                         rod_export_info *info, rod_error *err) {
   rod_export_info scratch;
   info = info ? info : &scratch;
   memset(info, 0, sizeof *info);
@@ -284,17 +292,17 @@ int rod_export_xdmf(const char *h5_path, const char *xdmf_path,
       a.st_dev == b.st_dev && a.st_ino == b.st_ino)
     st = rod_error_set(err, ROD_EINVAL, xdmf_path, NULL,
                        "is the HDF5 file itself; name the XDMF file otherwise");
-  /* written whole under another name, then renamed over xdmf_path */
-  char tmp[PATH_MAX];
+  /* written whole under another name, then renamed over xdmf_path; a
+   * file there only when rodsim wrote it (io/outfile.h) */
+  rod_out_rules rules = {
+      .kind = ROD_OUT_TEXT, .mark = XDMF_MARK, .force = force};
+  rod_out_add_input(&rules, h5_path);
+  rod_outfile *o = NULL;
   FILE *out = NULL;
-  if (st == ROD_OK) {
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.part", xdmf_path, (long)getpid()) >=
-        (int)sizeof tmp)
-      st = rod_error_set(err, ROD_EINVAL, xdmf_path, NULL, "name too long");
-    else if (!(out = fopen(tmp, "w")))
-      st = rod_error_set(err, ROD_EIO, xdmf_path, NULL, "cannot create (%s)",
-                         strerror(errno));
-  }
+  if (st == ROD_OK &&
+      (st = rod_outfile_open(xdmf_path, &rules, &o, err)) == ROD_OK &&
+      !(out = rod_outfile_stream(o)))
+    st = rod_error_set(err, ROD_ENOMEM, xdmf_path, NULL, "out of memory");
   if (out) {
     fputs("<?xml version=\"1.0\" ?>\n" XDMF_MARK, out);
     put_escaped(out, heavy);
@@ -318,12 +326,10 @@ int rod_export_xdmf(const char *h5_path, const char *xdmf_path,
     fputs("</Grid>\n</Domain>\n</Xdmf>\n", out);
     int fst = ex_finish(out, xdmf_path, &info->bytes, err);
     st = st == ROD_OK ? fst : st;
-    if (st == ROD_OK && rename(tmp, xdmf_path) != 0)
-      st = rod_error_set(err, ROD_EIO, xdmf_path, NULL, "cannot write (%s)",
-                         strerror(errno));
-    if (st != ROD_OK)
-      unlink(tmp);
+    if (st == ROD_OK)
+      st = rod_outfile_commit(o, err);
   }
+  rod_outfile_close(o, st != ROD_OK);
   if (st == ROD_OK) {
     ex_run_count(&r, info);
     info->field_arrays = 0; /* the VTK copy has them */
@@ -347,12 +353,12 @@ int rod_export_xdmf_name(const char *h5_path, char *out, unsigned long size) {
 }
 
 int rod_export_is_xdmf(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
+  int fd; /* a regular file only: a FIFO would wait */
+  if (rod_datafile_open(path, false, 0, &fd, NULL) != ROD_OK)
     return 0;
   char head[128] = {0};
-  size_t n = fread(head, 1, sizeof head - 1, f);
-  fclose(f);
-  head[n] = '\0';
+  ssize_t n = read(fd, head, sizeof head - 1);
+  close(fd);
+  head[n > 0 ? n : 0] = '\0';
   return strstr(head, XDMF_MARK) != NULL;
 }
