@@ -16,6 +16,7 @@
 #include "io/outfile.h"
 #include "rod/image.h"
 #include "rod/scenario.h"
+#include "rod/sim.h"
 #include "testutil.h"
 
 static char dir[256];
@@ -657,6 +658,95 @@ START_TEST(commands_replace_only_their_outputs) {
 }
 END_TEST
 
+/* The writer's lock of dir/name held by this process while args runs:
+ * refused (exit 2, one line naming this process) within a second past
+ * start-up, that is before the work (a track, a fit), and nothing
+ * written under name. */
+static void expect_lock_taken(const char *args, const char *name) {
+  char path[600], pid[64];
+  in_dir(path, sizeof path, name);
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_outfile *held;
+  ck_assert_int_eq(rod_outfile_open(path, &r, &held, &err), ROD_OK);
+  snprintf(pid, sizeof pid, "(rodsim, pid %ld on ", (long)getpid());
+  expect_refused(args, "another process is writing this file", pid);
+  rod_outfile_close(held, true);
+  ck_assert_msg(access(path, F_OK) != 0, "'%s' wrote %s", args, name);
+}
+
+/* Every writer takes the writer's lock of its output (io/outfile.h): run,
+ * static, track's -o and --shape, calibrate -o, bench -o, compare -o,
+ * export's XDMF description and its VTK files, and the library. Before,
+ * export --vtk wrote its files with fopen (no lock: two exports into one
+ * folder interleaved, a planted link followed, a foreign file replaced),
+ * track and calibrate met a held lock only after their work, compare after
+ * its reference run. */
+START_TEST(every_writer_takes_the_lock) {
+  write_scenario("rod.ini", "");
+  write_frames();
+  double wall;
+  rod_cli_result r = run_in_dir(
+      "track frames --fps 100 --scale 1e-3 --origin 10,20 -q -o tip.csv",
+      &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  r = run_in_dir("run rod.ini -o run.h5 -q", &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  expect_lock_taken("run rod.ini -o a.h5", "a.h5");
+  expect_lock_taken("static rod.ini -o b.h5", "b.h5");
+  const char *track = "track frames --fps 100 --scale 1e-3 --origin 10,20";
+  char args[600];
+  snprintf(args, sizeof args, "%s -o c.csv", track);
+  expect_lock_taken(args, "c.csv");
+  snprintf(args, sizeof args, "%s --shape d.h5", track);
+  expect_lock_taken(args, "d.h5");
+  /* and written when free: the shape of a PNG folder is the centreline's
+   * (the default method there, rightmost, has none: a segfault before) */
+  snprintf(args, sizeof args, "%s --shape d.h5 -o c.csv -q", track);
+  r = run_in_dir(args, &wall);
+  ck_assert_msg(r.status == 0, "'%s': exit %d: %s", args, r.status, r.err);
+  expect_lock_taken("calibrate rod.ini --data tip.csv -o e.ini", "e.ini");
+  expect_lock_taken("bench rod.ini -o f.csv", "f.csv");
+  expect_lock_taken("compare rod.ini --segments 4 -o g.csv", "g.csv");
+  expect_lock_taken("export run.h5 --xdmf -o h.xdmf", "h.xdmf");
+  char vtk[600];
+  in_dir(vtk, sizeof vtk, "vtk");
+  ck_assert_int_eq(mkdir(vtk, 0700), 0);
+  expect_lock_taken("export run.h5 --vtk -o vtk", "vtk/run.pvd");
+  /* the copy's files replace only rodsim's (before: any, by fopen) */
+  rod_test_write(dir, "vtk/run_000001.vtp", "my notes\n");
+  expect_refused("export run.h5 --vtk -o vtk", "run_000001.vtp",
+                 "not a file rodsim wrote");
+  char text[64];
+  slurp("vtk/run_000001.vtp", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  r = run_in_dir("export run.h5 --vtk -o vtk --force", &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  r = run_in_dir("export run.h5 --vtk -o vtk", &wall); /* its own files */
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  /* the library: a Sim's output */
+  char ini[600], out[600], pid[64];
+  in_dir(ini, sizeof ini, "rod.ini");
+  in_dir(out, sizeof out, "lib.h5");
+  rod_sim *sim;
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(rod_sim_create_file(ini, &sim, &err), ROD_OK);
+  rod_out_rules rules = text_rules();
+  rod_outfile *held;
+  ck_assert_int_eq(rod_outfile_open(out, &rules, &held, &err), ROD_OK);
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_EIO);
+  snprintf(pid, sizeof pid, "(rodsim, pid %ld on ", (long)getpid());
+  ck_assert_msg(strstr(rod_sim_error(sim), pid), "%s", rod_sim_error(sim));
+  rod_outfile_close(held, true);
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_OK);
+  ck_assert_int_eq(rod_sim_close_output(sim, NULL), ROD_OK);
+  rod_sim_free(sim);
+  const char *keep[] = {"c.csv",   "d.h5",   "frames",  "lib.h5",
+                        "rod.ini", "run.h5", "tip.csv", "vtk"};
+  expect_only(keep, 8);
+}
+END_TEST
+
 /* ---- writers of one file ------------------------------------------------ */
 
 enum { AT_ONCE = 10 };
@@ -957,6 +1047,7 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, special_outputs);
   tcase_add_test(tc, discard_removes_only_our_file);
   tcase_add_test(tc, commands_replace_only_their_outputs);
+  tcase_add_test(tc, every_writer_takes_the_lock);
   tcase_add_test(tc, static_interrupt_removes_only_its_own_file);
   tcase_add_test(tc, run_onto_its_scenario_refused);
   suite_add_tcase(s, tc);

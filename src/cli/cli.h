@@ -99,6 +99,11 @@ typedef struct {
  * with this header (unless force) or one the run of sc reads. */
 int cli_table_open(cli_table *t, const char *path, const char *header,
                    const rod_scenario *sc, bool force);
+/* The checks of cli_table_open (path NULL: none), without creating
+ * anything: before work that comes first (a lock another writer holds
+ * refused, io/outfile.h). CLI_BAD_INPUT, said, when it would fail. */
+int cli_table_check(const char *path, const char *header,
+                    const rod_scenario *sc, bool force);
 void cli_table_row(cli_table *t, const char *row);
 /* Close; CLI_FAILED on a write error. */
 int cli_table_close(cli_table *t);

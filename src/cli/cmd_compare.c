@@ -69,6 +69,12 @@ int cmd_compare(int argc, char **argv) {
              sc.source, list);
     return CLI_BAD_INPUT;
   }
+  static const char header[] =
+      "segments,frequency_hz,reference_frequency_hz,freq_error,"
+      "tip_rms_error,tip_max_error,wall_s,reference_wall_s\n";
+  /* -o refused before the reference's run */
+  if ((rc = cli_table_check(csv_path, header, &sc, force)) != CLI_OK)
+    return rc;
   rod_scenario ref_sc = sc;
   ref_sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
   rod_recorder *ref = NULL;
@@ -81,11 +87,7 @@ int cmd_compare(int argc, char **argv) {
              "frequencies left empty",
              sc.source);
   cli_table table;
-  rc = cli_table_open(&table, csv_path,
-                      "segments,frequency_hz,reference_frequency_hz,"
-                      "freq_error,tip_rms_error,tip_max_error,wall_s,"
-                      "reference_wall_s\n",
-                      &sc, force);
+  rc = cli_table_open(&table, csv_path, header, &sc, force);
   if (rc != CLI_OK) {
     rod_recorder_free(ref);
     return rc;

@@ -9,7 +9,7 @@
 
 static const char export_help[] =
     "usage: rodsim export RUN.h5 --xdmf [-o OUT.xdmf] [--force]\n"
-    "       rodsim export RUN.h5 --vtk [-o DIR]\n\n"
+    "       rodsim export RUN.h5 --vtk [-o DIR] [--force]\n\n"
     "Describes the rod of a run's file over time for ParaView and VisIt: a\n"
     "polyline at every whole sample with its positions, and as point data\n"
     "the radius, arclength s, velocities, forces, moments, orientations and\n"
@@ -23,8 +23,8 @@ static const char export_help[] =
     "--vtk   writes a copy as VTK XML files in DIR (default RUN_vtk):\n"
     "        RUN.pvd, the collection to open, and RUN_000000.vtp ... one\n"
     "        polyline a sample.\n\n"
-    "OUT.xdmf replaces only a file rodsim wrote (--force: any regular\n"
-    "file; docs/files.md).\n\n"
+    "OUT.xdmf and the files in DIR replace only files rodsim wrote\n"
+    "(--force: any regular file; docs/files.md).\n\n"
     "Prints one line: samples, points, arrays and the file written.\n"
     "Exit status: 0 written, 1 a file could not be written, 2 bad input.\n";
 
@@ -94,8 +94,14 @@ int cmd_export(int argc, char **argv) {
   }
   rod_export_info info;
   rod_error err = {{0}, {0}, {0}, 0};
-  int st = xdmf ? rod_export_xdmf_with(input, target, force, &info, &err)
-                : rod_export_vtk(input, target, &info, &err);
+  /* the output refused (another writer's, not rodsim's, the input) or
+   * unwritable: before the work */
+  int st = xdmf ? rod_export_xdmf_check(input, target, force, "-o", &err)
+                : rod_export_vtk_check(input, target, force, "-o", &err);
+  if (st != ROD_OK)
+    return failed(st, &err, input);
+  st = xdmf ? rod_export_xdmf_with(input, target, force, &info, &err)
+            : rod_export_vtk_with(input, target, force, &info, &err);
   if (st != ROD_OK)
     return failed(st, &err, input);
   char per_sample[64] = "";

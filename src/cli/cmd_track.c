@@ -46,7 +46,8 @@ static const char *help =
     "              length differs from the rod's (--rod-length, else the\n"
     "              first frames') by more than FRACTION (default 0.02) is\n"
     "              flagged: valid = 0 in the columns t,x,z,valid, counted on\n"
-    "              standard error. --shape writes every frame's K points.\n"
+    "              standard error. --shape writes every frame's K points\n"
+    "              (and makes centreline the default for FRAMES_DIR too).\n"
     "              --background subtracts a frame of the input, a PNG of\n"
     "              the empty scene, or the median of frames spread over\n"
     "              the input.\n\n"
@@ -303,6 +304,8 @@ static bool complete(track_args *a) {
     cli_fail("--shape: only the centreline method measures the shape");
     return false;
   }
+  if (a->shape) /* the shape is the centreline's (auto: rightmost for PNGs) */
+    a->o.method = ROD_TRACK_CENTRELINE;
   return true;
 }
 

@@ -422,19 +422,40 @@ int cli_table_args(int argc, char **argv, const char *command, const char *help,
   return cli_load(&c, sc);
 }
 
+/* The output rules of a table: an earlier table of this command is known
+ * by its header's first line (into mark, of size 256). */
+static rod_out_rules table_rules(const char *header, char *mark,
+                                 const rod_scenario *sc, bool force) {
+  snprintf(mark, 256, "%s", header);
+  mark[strcspn(mark, "\n")] = '\0';
+  rod_out_rules rules = {
+      .kind = ROD_OUT_TEXT, .mark = mark, .key = "-o", .force = force};
+  rod_out_add_scenario_inputs(&rules, sc);
+  return rules;
+}
+
+int cli_table_check(const char *path, const char *header,
+                    const rod_scenario *sc, bool force) {
+  if (!path)
+    return CLI_OK;
+  char mark[256];
+  rod_out_rules rules = table_rules(header, mark, sc, force);
+  rod_error err = {{0}, {0}, {0}, 0};
+  if (rod_outfile_check(path, &rules, &err) != ROD_OK) {
+    cli_print_error(&err);
+    return CLI_BAD_INPUT;
+  }
+  return CLI_OK;
+}
+
 int cli_table_open(cli_table *t, const char *path, const char *header,
                    const rod_scenario *sc, bool force) {
   t->path = path;
   t->file = NULL;
   t->out = NULL;
   if (path) {
-    /* an earlier table of this command is known by its header */
     char mark[256];
-    snprintf(mark, sizeof mark, "%s", header);
-    mark[strcspn(mark, "\n")] = '\0';
-    rod_out_rules rules = {
-        .kind = ROD_OUT_TEXT, .mark = mark, .key = "-o", .force = force};
-    rod_out_add_scenario_inputs(&rules, sc);
+    rod_out_rules rules = table_rules(header, mark, sc, force);
     rod_error err = {{0}, {0}, {0}, 0};
     if (rod_outfile_open(path, &rules, &t->out, &err) != ROD_OK) {
       cli_print_error(&err);

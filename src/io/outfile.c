@@ -313,6 +313,52 @@ static void holder_of(int fd, char *who, size_t size) {
     snprintf(who, size, "rodsim");
 }
 
+/* The refusal of a writer that meets o's lock (open at fd) held. */
+static int refuse_held(const rod_outfile *o, int fd, rod_error *err) {
+  char who[200];
+  holder_of(fd, who, sizeof who);
+  return rod_error_set(err, ROD_EIO, o->path, key_of(&o->rules),
+                       "another process is writing this file (%s); choose "
+                       "another output",
+                       who);
+}
+
+/* PATH.lock open (close it) when another writer holds it now (a shared
+ * flock on it, let go at once, is refused), else -1. */
+static int held_lock(const char *path) {
+  char lock[PATH_MAX + 8];
+  if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock)
+    return -1;
+  int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return -1; /* none (a link or worse: the open says so) */
+  struct stat st;
+  char text[256];
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      lock_file_ours(fd, text, sizeof text) &&
+      flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    return fd;
+  close(fd);
+  return -1;
+}
+
+bool rod_outfile_busy(const char *path) {
+  int fd = path ? held_lock(path) : -1;
+  if (fd >= 0)
+    close(fd);
+  return fd >= 0;
+}
+
+/* For a check: ROD_EIO when another writer holds o->path's lock now. */
+static int check_lock_free(rod_outfile *o, rod_error *err) {
+  int fd = held_lock(o->path);
+  if (fd < 0)
+    return ROD_OK;
+  int c = refuse_held(o, fd, err);
+  close(fd);
+  return c;
+}
+
 static void write_record(int fd) {
   char host[128] = "", text[256];
   gethostname(host, sizeof host - 1);
@@ -355,15 +401,10 @@ static int take_lock(rod_outfile *o, rod_error *err) {
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int e = errno;
-      char who[200];
-      if (e == EWOULDBLOCK)
-        holder_of(fd, who, sizeof who);
+      const int c = e == EWOULDBLOCK ? refuse_held(o, fd, err) : ROD_OK;
       close(fd); /* (made by us, it is another's now: theirs to remove) */
-      if (e == EWOULDBLOCK)
-        return rod_error_set(err, ROD_EIO, o->path, key,
-                             "another process is writing this file (%s); "
-                             "choose another output",
-                             who);
+      if (c != ROD_OK)
+        return c;
       return rod_error_set(err, ROD_EIO, o->path, key, "cannot lock %s (%s)",
                            o->lock, strerror(e));
     }
@@ -450,7 +491,8 @@ static int open_in_place(rod_outfile *o, rod_error *err) {
 
 /* A new o for path under rules, resolved (resolve) and, unless written in
  * place, its folder checked: *out NULL on failure. lock: also take the
- * writer's lock; then (or else, for a check) what path holds. */
+ * writer's lock, else (a check) refuse a lock another holds; then what
+ * path holds. */
 static int prepare(const char *path, const rod_out_rules *rules, bool lock,
                    rod_outfile **out, rod_error *err) {
   rod_outfile *o = *out = calloc(1, sizeof *o);
@@ -464,8 +506,8 @@ static int prepare(const char *path, const rod_out_rules *rules, bool lock,
     if (problem)
       st = rod_error_set(err, ROD_EIO, o->path, key_of(rules),
                          "cannot create the file: %s", problem);
-    if (st == ROD_OK && lock)
-      st = take_lock(o, err);
+    if (st == ROD_OK)
+      st = lock ? take_lock(o, err) : check_lock_free(o, err);
     if (st == ROD_OK)
       st = check_path(o, err);
   }

@@ -64,10 +64,13 @@ int rod_outfile_open(const char *path, const rod_out_rules *rules,
                      rod_outfile **out, rod_error *err);
 
 /* The checks of rod_outfile_open without taking the lock or creating
- * anything: for a command to refuse an output before long work (the
- * open checks again). */
+ * anything (a lock another writer holds now is refused): for a command
+ * to refuse an output before long work (the open checks again). */
 int rod_outfile_check(const char *path, const rod_out_rules *rules,
                       rod_error *err);
+
+/* Another writer holds path's writer lock now. */
+bool rod_outfile_busy(const char *path);
 
 /* The name to open for writing now: /proc/self/fd/N of the created file
  * (the file itself, whatever happens to its name), else its name. */

@@ -149,6 +149,8 @@ int rod_shape_write(const char *path, const rod_shape_data *d,
 int rod_shape_write_with(const char *path, const rod_shape_data *d,
                          const char *source, const char *camera,
                          const rod_out_rules *rules, rod_error *err) {
+  if (!d)
+    return rod_error_set(err, ROD_EINVAL, path, NULL, "no shape to write");
   int st = check(d, path, err);
   if (st != ROD_OK)
     return st;

@@ -4,7 +4,11 @@
  * raw appended form (UInt64 byte counts), and a ParaView data collection
  * (.pvd) naming them with their times (VTK's XML file formats, "VTK File
  * Formats", VTK User's Guide). The samples are read in blocks of about
- * 4 MB, so a file of any length is copied in bounded memory. */
+ * 4 MB, so a file of any length is copied in bounded memory. Every file
+ * is written under the output rules (io/outfile.h): the collection's
+ * writer's lock is held from the first sample's file to the last, each
+ * file replaces only one rodsim wrote (its mark, VTK_MARK) unless forced,
+ * never the HDF5 input. */
 #include "rod/export.h"
 
 #include <errno.h>
@@ -16,6 +20,10 @@
 
 #include "io/export_run.h"
 #include "io/h5read.h"
+#include "io/writers.h"
+
+/* The second line of every file written: how rodsim knows its own. */
+#define VTK_MARK "<!-- rodsim: a sample of a run, VTK copy -->"
 
 /* Bytes of the samples read at once (all arrays). */
 #define VTK_BLOCK_BYTES (4.0 * 1024 * 1024)
@@ -74,18 +82,13 @@ typedef struct {
 
 /* One sample's file: field arrays fa[0 .. nf-1], point arrays pa[0 ..
  * np-1], points (N x 3). */
-static int write_vtp(const char *path, const char *byte_order_name, int points,
-                     const polyline *line, const vtk_array *fa, int nf,
-                     const vtk_array *pa, int np, const double *xyz,
-                     long long *bytes, rod_error *err) {
-  FILE *out = fopen(path, "wb");
-  if (!out)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot create (%s)",
-                         strerror(errno));
+static void write_vtp(FILE *out, const char *byte_order_name, int points,
+                      const polyline *line, const vtk_array *fa, int nf,
+                      const vtk_array *pa, int np, const double *xyz) {
   uint64_t offset = 0;
   const vtk_array pts = {NULL, 3, points, xyz, false};
   fprintf(out,
-          "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" "
+          "<?xml version=\"1.0\"?>\n" VTK_MARK "\n<VTKFile type=\"PolyData\" "
           "version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n"
           "<PolyData>\n<FieldData>\n",
           byte_order_name);
@@ -122,13 +125,13 @@ static int write_vtp(const char *path, const char *byte_order_name, int points,
   fwrite(&n, sizeof n, 1, out);
   fwrite(&line->offset, sizeof line->offset, 1, out);
   fputs("\n</AppendedData>\n</VTKFile>\n", out);
-  return ex_finish(out, path, bytes, err);
 }
 
 /* The exporter's state: the run, the arrays of the current block. */
 typedef struct {
   ex_run run;
   const char *dir;
+  rod_out_rules rules; /* of every file written */
   char stem[256];
   int digits; /* of the sample numbers in file names */
   double *block[EX_MAX_ARRAYS];
@@ -197,22 +200,45 @@ static int write_sample(vtk_export *v, long i, long b, long long *bytes,
   if (snprintf(path, sizeof path, "%s/%s_%0*ld.vtp", v->dir, v->stem, v->digits,
                i) >= (int)sizeof path)
     return rod_error_set(err, ROD_EINVAL, v->dir, NULL, "name too long");
-  return write_vtp(path, byte_order(), r->points, &v->line, fa, nf, pa, np,
-                   v->block[r->position] + b * 3 * (long)r->points, bytes, err);
+  rod_outfile *o;
+  int st = rod_outfile_open(path, &v->rules, &o, err);
+  if (st != ROD_OK)
+    return st;
+  FILE *out = rod_outfile_stream(o);
+  if (!out)
+    st = rod_error_set(err, ROD_ENOMEM, path, NULL, "out of memory");
+  else {
+    write_vtp(out, byte_order(), r->points, &v->line, fa, nf, pa, np,
+              v->block[r->position] + b * 3 * (long)r->points);
+    st = ex_finish(out, path, bytes, err);
+  }
+  if (st == ROD_OK)
+    st = rod_outfile_commit(o, err);
+  rod_outfile_close(o, st != ROD_OK);
+  return st;
 }
 
-/* The collection: every sample's file and time. */
-static int write_pvd(const vtk_export *v, long long *bytes, rod_error *err) {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s/%s.pvd", v->dir, v->stem) >=
-      (int)sizeof path)
+/* The collection's name, DIR/STEM.pvd, into path. */
+static int pvd_name(const vtk_export *v, char *path, size_t size,
+                    rod_error *err) {
+  if (snprintf(path, size, "%s/%s.pvd", v->dir, v->stem) >= (int)size)
     return rod_error_set(err, ROD_EINVAL, v->dir, NULL, "name too long");
-  FILE *out = fopen(path, "w");
+  return ROD_OK;
+}
+
+/* The collection, to o (opened by its name): every sample's file and
+ * time; committed. */
+static int write_pvd(const vtk_export *v, rod_outfile *o, long long *bytes,
+                     rod_error *err) {
+  char path[4096];
+  int st = pvd_name(v, path, sizeof path, err);
+  if (st != ROD_OK)
+    return st;
+  FILE *out = rod_outfile_stream(o);
   if (!out)
-    return rod_error_set(err, ROD_EIO, path, NULL, "cannot create (%s)",
-                         strerror(errno));
+    return rod_error_set(err, ROD_ENOMEM, path, NULL, "out of memory");
   fprintf(out,
-          "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" "
+          "<?xml version=\"1.0\"?>\n" VTK_MARK "\n<VTKFile type=\"Collection\" "
           "version=\"0.1\" byte_order=\"%s\">\n<Collection>\n",
           byte_order());
   for (long i = 0; i < v->run.samples; i++) {
@@ -222,7 +248,8 @@ static int write_pvd(const vtk_export *v, long long *bytes, rod_error *err) {
             i);
   }
   fputs("</Collection>\n</VTKFile>\n", out);
-  return ex_finish(out, path, bytes, err);
+  st = ex_finish(out, path, bytes, err);
+  return st == ROD_OK ? rod_outfile_commit(o, err) : st;
 }
 
 /* Samples per block: about VTK_BLOCK_BYTES of all arrays. */
@@ -242,14 +269,44 @@ static void free_block(vtk_export *v) {
   }
 }
 
+/* The output rules of the files of a copy of h5_path (key: names the
+ * output in messages). */
+static rod_out_rules vtk_rules(const char *h5_path, bool force,
+                               const char *key) {
+  rod_out_rules rules = {
+      .kind = ROD_OUT_TEXT, .mark = VTK_MARK, .key = key, .force = force};
+  rod_out_add_input(&rules, h5_path);
+  return rules;
+}
+
+int rod_export_vtk_check(const char *h5_path, const char *dir, bool force,
+                         const char *key, rod_error *err) {
+  vtk_export v = {.dir = dir};
+  struct stat st;
+  if (!ex_stem(h5_path, v.stem, sizeof v.stem) || stat(dir, &st) != 0)
+    return ROD_OK; /* the export says so, or makes the folder */
+  char pvd[4096];
+  int c = pvd_name(&v, pvd, sizeof pvd, err);
+  rod_out_rules rules = vtk_rules(h5_path, force, key);
+  if (c == ROD_OK)
+    c = rod_outfile_check(pvd, &rules, err);
+  return c == ROD_EIO && rod_outfile_busy(pvd) ? ROD_EINVAL : c;
+}
+
 int rod_export_vtk(const char *h5_path, const char *dir, rod_export_info *info,
                    rod_error *err) {
+  return rod_export_vtk_with(h5_path, dir, false, info, err);
+}
+
+int rod_export_vtk_with(const char *h5_path, const char *dir, bool force,
+                        rod_export_info *info, rod_error *err) {
   rod_export_info scratch;
   info = info ? info : &scratch;
   memset(info, 0, sizeof *info);
   vtk_export v;
   memset(&v, 0, sizeof v);
   v.dir = dir;
+  v.rules = vtk_rules(h5_path, force, NULL);
   if (!ex_stem(h5_path, v.stem, sizeof v.stem))
     return rod_error_set(err, ROD_EINVAL, h5_path, NULL,
                          "has no file name to name the VTK files by");
@@ -261,6 +318,11 @@ int rod_export_vtk(const char *h5_path, const char *dir, rod_export_info *info,
   for (long t = 1000000; t < r->samples; t *= 10)
     v.digits++;
   st = make_dir(dir, err);
+  /* the collection's lock first: one writer of the folder's files */
+  char pvd[4096];
+  rod_outfile *collection = NULL;
+  if (st == ROD_OK && (st = pvd_name(&v, pvd, sizeof pvd, err)) == ROD_OK)
+    st = rod_outfile_open(pvd, &v.rules, &collection, err);
   if (st == ROD_OK)
     st = prepare(&v, err);
   const long per_block = block_samples(r);
@@ -274,7 +336,8 @@ int rod_export_vtk(const char *h5_path, const char *dir, rod_export_info *info,
     free_block(&v);
   }
   if (st == ROD_OK)
-    st = write_pvd(&v, &info->bytes, err);
+    st = write_pvd(&v, collection, &info->bytes, err);
+  rod_outfile_close(collection, st != ROD_OK);
   if (st == ROD_OK)
     ex_run_count(r, info);
   free(v.radius);

@@ -24,6 +24,20 @@ int rod_logger_open_with(rod_logger **lg, const char *path,
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
                          rod_export_info *info, rod_error *err);
 
+/* rod_export_vtk; force: replace files rodsim did not write. */
+int rod_export_vtk_with(const char *h5_path, const char *dir, bool force,
+                        rod_export_info *info, rod_error *err);
+
+/* The checks of the description's or the copy's output (the collection
+ * DIR/RUN.pvd, when DIR exists) under the output rules, before the
+ * export (rod_outfile_check); key names it in messages. ROD_EINVAL when
+ * refused (another writer holds its lock, a file rodsim did not write,
+ * the input), ROD_EIO when it cannot be written. */
+int rod_export_xdmf_check(const char *h5_path, const char *xdmf_path,
+                          bool force, const char *key, rod_error *err);
+int rod_export_vtk_check(const char *h5_path, const char *dir, bool force,
+                         const char *key, rod_error *err);
+
 int rod_shape_write_with(const char *path, const rod_shape_data *d,
                          const char *source, const char *camera,
                          const rod_out_rules *rules, rod_error *err);

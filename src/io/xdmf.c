@@ -276,6 +276,39 @@ int rod_export_xdmf(const char *h5_path, const char *xdmf_path,
   return rod_export_xdmf_with(h5_path, xdmf_path, false, info, err);
 }
 
+/* The output rules of a description of h5_path (key: names it in
+ * messages). */
+static rod_out_rules xdmf_rules(const char *h5_path, bool force,
+                                const char *key) {
+  rod_out_rules rules = {
+      .kind = ROD_OUT_TEXT, .mark = XDMF_MARK, .key = key, .force = force};
+  rod_out_add_input(&rules, h5_path);
+  return rules;
+}
+
+/* The description may not be the HDF5 file itself (by device and
+ * inode). */
+static int not_the_input(const char *h5_path, const char *xdmf_path,
+                         rod_error *err) {
+  struct stat a, b;
+  if (stat(h5_path, &a) == 0 && stat(xdmf_path, &b) == 0 &&
+      a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    return rod_error_set(err, ROD_EINVAL, xdmf_path, NULL,
+                         "is the HDF5 file itself; name the XDMF file "
+                         "otherwise");
+  return ROD_OK;
+}
+
+int rod_export_xdmf_check(const char *h5_path, const char *xdmf_path,
+                          bool force, const char *key, rod_error *err) {
+  int st = not_the_input(h5_path, xdmf_path, err);
+  if (st != ROD_OK)
+    return st;
+  rod_out_rules rules = xdmf_rules(h5_path, force, key);
+  st = rod_outfile_check(xdmf_path, &rules, err);
+  return st == ROD_EIO && rod_outfile_busy(xdmf_path) ? ROD_EINVAL : st;
+}
+
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
                          rod_export_info *info, rod_error *err) {
   rod_export_info scratch;
@@ -287,16 +320,11 @@ int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
     return st;
   char heavy[PATH_MAX];
   st = heavy_name(h5_path, xdmf_path, heavy, sizeof heavy, err);
-  struct stat a, b;
-  if (st == ROD_OK && stat(h5_path, &a) == 0 && stat(xdmf_path, &b) == 0 &&
-      a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-    st = rod_error_set(err, ROD_EINVAL, xdmf_path, NULL,
-                       "is the HDF5 file itself; name the XDMF file otherwise");
+  if (st == ROD_OK)
+    st = not_the_input(h5_path, xdmf_path, err);
   /* written whole under another name, then renamed over xdmf_path; a
    * file there only when rodsim wrote it (io/outfile.h) */
-  rod_out_rules rules = {
-      .kind = ROD_OUT_TEXT, .mark = XDMF_MARK, .force = force};
-  rod_out_add_input(&rules, h5_path);
+  rod_out_rules rules = xdmf_rules(h5_path, force, NULL);
   rod_outfile *o = NULL;
   FILE *out = NULL;
   if (st == ROD_OK &&
