@@ -488,6 +488,32 @@ START_TEST(writer_lock_names_the_holder) {
 }
 END_TEST
 
+/* A killed writer's PATH.part (rodsim's: its mark here; or empty, killed
+ * as it made it) is removed and the name used again; anything else there
+ * stays, and a fresh name is used. Before, each killed run of a sweep's
+ * case left its .part behind. */
+START_TEST(killed_writers_part_taken_over) {
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  rod_test_write(dir, "out.txt.part", "# rodsim, killed\n");
+  ck_assert_int_eq(write_through("out.txt", &r, "# rodsim 1\n", &err), ROD_OK);
+  const char *keep[] = {"out.txt"};
+  expect_only(keep, 1);
+  rod_test_write(dir, "out.txt.part", ""); /* killed as it made it */
+  ck_assert_int_eq(write_through("out.txt", &r, "# rodsim 1\n", &err), ROD_OK);
+  expect_only(keep, 1);
+  rod_test_write(dir, "out.txt.part", "my notes\n");
+  ck_assert_int_eq(write_through("out.txt", &r, "# rodsim 2\n", &err), ROD_OK);
+  char text[64];
+  slurp("out.txt.part", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  slurp("out.txt", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim 2\n");
+  const char *both[] = {"out.txt", "out.txt.part"};
+  expect_only(both, 2);
+}
+END_TEST
+
 /* A symbolic link planted at PATH.part (or PATH.lock) is never followed:
  * its target stays as it was, the output is written under a fresh name
  * and moved into place, and the link stays. */
@@ -1044,6 +1070,7 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, text_outputs_recognised_by_xattr);
   tcase_add_test(tc, writer_lock_names_the_holder);
   tcase_add_test(tc, planted_part_link_not_followed);
+  tcase_add_test(tc, killed_writers_part_taken_over);
   tcase_add_test(tc, special_outputs);
   tcase_add_test(tc, discard_removes_only_our_file);
   tcase_add_test(tc, commands_replace_only_their_outputs);

@@ -433,11 +433,25 @@ static void remove_ours(const char *name, const file_id *id) {
 
 /* ---- the created file --------------------------------------------------- */
 
-/* Create PATH.part, or a fresh PATH.PID.K.part when that name is taken
- * (by a killed run's file, or anything planted there): O_EXCL never
- * follows a symbolic link nor opens an existing file. */
+/* A killed writer's PATH.part: a regular file rodsim made (its xattr, or
+ * what it holds) or an empty one (killed as it made it), found under the
+ * lock, which no live writer holds. */
+static bool stale_part(const rod_outfile *o, const char *part) {
+  struct stat st;
+  return lstat(part, &st) == 0 && S_ISREG(st.st_mode) &&
+         (st.st_size == 0 || rodsim_xattr(part) ||
+          (o->rules.kind == ROD_OUT_HDF5 && rodsim_hdf5(part)) ||
+          (o->rules.kind == ROD_OUT_TEXT && rodsim_text(part, o->rules.mark)));
+}
+
+/* Create PATH.part (a killed writer's file there removed first), or a
+ * fresh PATH.PID.K.part when that name holds anything else (planted):
+ * O_EXCL never follows a symbolic link nor opens an existing file. */
 static int create_part(rod_outfile *o, rod_error *err) {
   int fd = -1;
+  snprintf(o->part, sizeof o->part, "%s.part", o->path);
+  if (stale_part(o, o->part))
+    unlink(o->part);
   for (int k = 0; k < 100 && fd < 0; k++) {
     if (k == 0)
       snprintf(o->part, sizeof o->part, "%s.part", o->path);

@@ -11,14 +11,16 @@
  *    truncated: of two writers of one path one proceeds, the other is
  *    refused with the holder's pid;
  *  - a regular file is written as PATH.part, created with
- *    O_CREAT | O_EXCL (which never follows a symbolic link; a fresh
- *    PATH.XXXXXX.part when PATH.part exists), and renamed over path at its
- *    commit; HDF5 is handed the open file itself (/proc/self/fd/N);
+ *    O_CREAT | O_EXCL (which never follows a symbolic link; a killed
+ *    writer's PATH.part removed first, a fresh PATH.PID.K.part when
+ *    anything else is there), and renamed over path at its commit; HDF5
+ *    is handed the open file itself (/proc/self/fd/N);
  *  - a character device (/dev/null) is written in place, never removed; a
  *    FIFO, socket, block device or directory is refused; a symbolic link
  *    is written through, to its target;
  *  - only files this process created (the .part, the lock file) are ever
- *    removed, each checked by device and inode first. */
+ *    removed, each checked by device and inode first, and a killed
+ *    writer's PATH.part. */
 #ifndef ROD_IO_OUTFILE_H
 #define ROD_IO_OUTFILE_H
 
