@@ -1,5 +1,5 @@
 /* Modified simple shooting: multiple shooting against a reference
- * trajectory with a banded, reused Jacobian (see rod/mshoot.h). */
+ * trajectory with a banded, reused Jacobian (see bvp/mshoot.h). */
 #include "bvp/mshoot.h"
 
 #include <lapacke.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "active.h"
-#include "core/vecops.h"
+#include "integrators/vecops.h"
 #include "rod/status.h"
 
 struct rod_mshoot {

@@ -1,3 +1,6 @@
+/* BDF-alpha's coefficients c0, c1, c2, d1 (integrators/bdf.h; Till &
+ * Rucker 2017, II.B), backward Euler's (the start-up step), and
+ * the gain and phase per step of the scheme on a mode y_t = i omega y. */
 #include "integrators/bdf.h"
 
 #include <complex.h>

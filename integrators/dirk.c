@@ -1,3 +1,7 @@
+/* The DIRK tables (integrators/dirk.h: ESDIRK3, ESDIRK4, SDIRK4), their
+ * stability function, c0 = 1 / (a_ii dt), and the stage storage of a
+ * step: each stage's history term H, the step's error estimate and the
+ * accepted step's values and rates. */
 #include "integrators/dirk.h"
 
 #include <complex.h>

@@ -1,5 +1,5 @@
 /* Generalized-alpha steps with Newton iterations on the accelerations
- * (include/rod/genalpha.h; Arnold & Bruls 2007, eq. 5-7 with the
+ * (integrators/genalpha.h; Arnold & Bruls 2007, eq. 5-7 with the
  * Chung-Hulbert parameters). */
 #include "integrators/genalpha.h"
 

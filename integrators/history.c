@@ -1,3 +1,8 @@
+/* The BDF-alpha time history along s (integrators/history.h): the values
+ * and s-derivatives of two time levels and the last rate at every
+ * interval end (or point), the history term H at ends and midpoints, and
+ * a step's acceptance into the history. Sized once; no allocation in a
+ * step. */
 #include "integrators/history.h"
 
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* Linear prediction by a least-squares recurrence on differences (see
- * rod/linpred.h). */
+ * integrators/linpred.h). */
 #include "integrators/linpred.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/vecops.h"
+#include "integrators/vecops.h"
 
 /* Tikhonov regularisation of the normal equations, relative to their
  * mean diagonal: keeps the fit defined when fewer modes are active than

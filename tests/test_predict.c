@@ -1,5 +1,5 @@
-/* Linear prediction (rod/linpred.h): exact on sums of damped modes and on
- * polynomials, weights, readiness; and the Kirchhoff backend's choice
+/* Linear prediction (integrators/linpred.h): exact on sums of damped modes and
+ * on polynomials, weights, readiness; and the Kirchhoff backend's choice
  * between it and polynomial extrapolation. */
 #include <string.h>
 

@@ -13,8 +13,8 @@
  * - trajectory: the simulated tip minus the measured one at every data
  *   sample (the coordinates the data has), the static state at t <= 0
  *   included: with a known tip mass the static deflection pins EI. The
- *   simulation is interpolated to the data's times (rod/signal.h), so its
- *   time step need not match the camera's.
+ *   simulation is interpolated to the data's times (src/signal/signal.h), so
+ * its time step need not match the camera's.
  * - features: the paper's first peak, first valley and final peak of the
  *   tip's z after release and the oscillation frequency (4 residuals, so
  *   with 3 keys the residual variance rests on one degree of freedom and

@@ -19,7 +19,8 @@ typedef struct {
 
 /* Dominant frequency (Hz) of the tip's z coordinate after t = 0: upward
  * zero crossings of z minus its mean refined by a least-squares sine fit
- * (rod/signal.h). ROD_EINVAL when the run holds fewer than two periods. */
+ * (src/signal/signal.h). ROD_EINVAL when the run holds fewer than two periods.
+ */
 int rod_compare_frequency(const rod_recorder *r, double *hz);
 
 /* Tip distance between run and reference at the run's sample times within

@@ -1,7 +1,7 @@
 /* The trajectory objective: simulated minus measured tip at every data
  * sample and coordinate (m). The simulation is sampled every time step and
  * interpolated to the data's times by cubic Hermite interpolation with
- * O(h^4) slopes (rod/signal.h): for the weight release at dt = 2 ms the
+ * O(h^4) slopes (signal/signal.h): for the weight release at dt = 2 ms the
  * interpolation error of the first mode, A (omega dt)^4 / 384 ~ 1e-8 m, is
  * far below any camera's noise. Data before t = 0 see the static state,
  * which is the rod's state until the release. */

@@ -1,3 +1,8 @@
+/* What every rodsim command shares (cli.h): its messages on stderr, the
+ * options common to run, static and bench, the scenario loaded with
+ * --set, the warnings of a run whose time step or grid cannot follow the
+ * rod (the first mode, k h, the statics' error), and the CSV tables of
+ * bench and compare. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

@@ -1,3 +1,9 @@
+/* The loads and the clamp's motion at a time, from the scenario, its data
+ * files and the drive set between steps (core/loads.h): the impulse's
+ * force, the motor's reference, the tip loads, each [load.NAME] from its
+ * table or ramp, and the clamp's pose, velocity and acceleration (its
+ * motion table by a natural cubic spline, rotation rates from the
+ * rotation vector). */
 #include "core/loads.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
 
 #include "core/drive.h"
 #include "core/model.h"
-#include "io/inputs.h"
+#include "core/tables.h"
 #include "rod/scenario.h"
 
 /* Magnitude (N) of the hat-shaped impulse at time t (Till & Rucker 2017,

@@ -1,3 +1,9 @@
+/* The rod's model from a scenario (core/model.h; Till & Rucker 2017,
+ * Table I): section, stiffness and damping, precurvature and its
+ * integral along s, the clamp's frame, and the estimates both backends and
+ * the command line size a run by: the wavenumber a time step resolves,
+ * the first bending frequency, the curvature bound, the static error's
+ * growth and space.nodes = auto. */
 #include "core/model.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Counter-based random numbers (see rod/random.h). */
+/* Counter-based random numbers (see core/random.h). */
 #include "core/random.h"
 
 #include <math.h>

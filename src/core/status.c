@@ -1,3 +1,7 @@
+/* The status codes' messages (rod/status.h: one X-macro list for the enum
+ * and this table) and rod_error: set with its file, key and message (the
+ * user's text escaped, core/escape.h) and formatted as the one line a
+ * command prints. */
 #include "rod/status.h"
 
 #include "core/escape.h"

@@ -4,21 +4,9 @@
 #ifndef ROD_IO_INPUTS_H
 #define ROD_IO_INPUTS_H
 
+#include "core/tables.h"
 #include "io/table.h"
 #include "rod/scenario.h"
-
-typedef struct {
-  /* s, u1, u2, u3 (m, 1/m) covering [0, L]; a missing column is 0 */
-  rod_table *precurvature;
-  /* t, Fx, Fy, Fz (s, N) and t, Mx, My, Mz (s, N m) of load i; NULL for
-   * none; a missing column is 0 */
-  rod_table *force[ROD_MAX_LOADS], *moment[ROD_MAX_LOADS];
-  /* t, x, y, z, rx, ry, rz (s, m, rad) of the clamp, and the second
-   * derivatives of the natural cubic spline through each column (rows x 6,
-   * 1/s^2 times the column's unit) */
-  rod_table *base;
-  double *base_m;
-} rod_inputs;
 
 /* Read every file of sc into a new rod_inputs (free with
  * rod_inputs_free). ROD_EIO or ROD_EINVAL with err = {scenario, the key,

@@ -14,16 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/tables.h"
 #include "rod/status.h"
-
-enum { ROD_TABLE_MAX_COLS = 8 };
-
-typedef struct {
-  int rows;
-  int cols;     /* the caller's columns, the key first */
-  double *data; /* rows x cols, row-major; NaN in a column the file lacks */
-  bool has[ROD_TABLE_MAX_COLS]; /* which columns the file has */
-} rod_table;
 
 /* Read a table with the columns names[0..ncols) (ncols <= ROD_TABLE_MAX_COLS)
  * into a new rod_table (free it with rod_table_free). ROD_EIO if the file
@@ -36,10 +28,5 @@ int rod_table_read(const char *path, const char *const *names, int ncols,
 int rod_table_read_stream(FILE *f, const char *name, const char *const *names,
                           int ncols, rod_table **out, rod_error *err);
 void rod_table_free(rod_table *t);
-
-/* Value of column c in row i. */
-static inline double rod_table_at(const rod_table *t, int i, int c) {
-  return t->data[(size_t)i * (size_t)t->cols + (size_t)c];
-}
 
 #endif

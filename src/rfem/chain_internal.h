@@ -1,4 +1,4 @@
-/* Workspace of the rigid-body chain (include/rod/chain.h), shared by the
+/* Workspace of the rigid-body chain (rfem/chain.h), shared by the
  * chain_*.c files only. Every array is sized once in rod_chain_alloc. */
 #ifndef ROD_CHAIN_INTERNAL_H
 #define ROD_CHAIN_INTERNAL_H

@@ -1,5 +1,5 @@
 /* Local extrema of a sampled signal by a weighted parabola fit that follows
- * its own vertex (see rod/signal.h). */
+ * its own vertex (see signal/signal.h). */
 #include <lapacke.h>
 #include <math.h>
 

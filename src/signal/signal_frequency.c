@@ -1,5 +1,5 @@
 /* The dominant frequency of a sampled signal: upward zero crossings, then a
- * least-squares fit of a damped sine (see rod/signal.h). */
+ * least-squares fit of a damped sine (see signal/signal.h). */
 #include <lapacke.h>
 #include <math.h>
 

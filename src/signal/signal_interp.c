@@ -1,5 +1,5 @@
 /* Cubic Hermite interpolation of sampled signals with slopes from local
- * Lagrange stencils (see rod/signal.h). */
+ * Lagrange stencils (see signal/signal.h). */
 #include "signal/signal.h"
 
 /* Derivative at node i of the Lagrange polynomial through nodes

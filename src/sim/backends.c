@@ -1,3 +1,4 @@
+/* The backend of a scenario (sim/backend.h): solver.backend's ops table. */
 #include "sim/backend.h"
 
 const rod_backend_ops *rod_backend_for(const rod_scenario *sc) {

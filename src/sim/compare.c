@@ -1,3 +1,6 @@
+/* RFEM against the Kirchhoff rod (rod/compare.h, rodsim compare): a
+ * recorded run's dominant tip frequency and the tip error between two runs
+ * over their common times (signal/signal.h). */
 #include "rod/compare.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+/* Output between steps (sim/dense.h): the last samples kept, and a sample
+ * at any time between the last two by Hermite and Lagrange
+ * interpolation. */
 #include "sim/dense.h"
 
 #include <math.h>

@@ -12,12 +12,6 @@
 #include "io/datafile.h"
 #include "sweep_internal.h"
 
-void sweep_texts_free(char **texts, size_t n) {
-  for (size_t i = 0; texts && i < n; i++)
-    free(texts[i]);
-  free(texts);
-}
-
 rod_sweep_def *rod_sweep_def_new(void) {
   return calloc(1, sizeof(rod_sweep_def));
 }
@@ -45,22 +39,6 @@ void rod_sweep_def_free(rod_sweep_def *d) {
   sweep_texts_free(d->csv_texts, (size_t)d->csv_rows * (size_t)d->csv_nkeys);
   free_table(d);
   free(d);
-}
-
-/* s without leading and trailing blanks, as a new string (NULL: out of
- * memory). */
-char *sweep_trimmed(const char *s, size_t n) {
-  while (n > 0 && (*s == ' ' || *s == '\t'))
-    s++, n--;
-  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
-                   s[n - 1] == '\n'))
-    n--;
-  char *t = malloc(n + 1);
-  if (t) {
-    memcpy(t, s, n);
-    t[n] = '\0';
-  }
-  return t;
 }
 
 /* A finite number filling text, or false. */

@@ -1,4 +1,5 @@
-/* Dot product of long vectors for the solvers' linear algebra. */
+/* Dot product of long vectors for the solvers' linear algebra (bvp/,
+ * integrators/). */
 #ifndef ROD_VECOPS_H
 #define ROD_VECOPS_H
 
