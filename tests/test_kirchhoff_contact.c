@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "elastica.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_schemes.h"
 #include "rod/sim.h"
 #include "scenarioutil.h"
 #include "sim/backend.h"

@@ -8,7 +8,7 @@
 #include "core/model.h"
 #include "core/v3.h"
 #include "integrators/bdf.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 #include "rfem/rfem_loads.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"

@@ -4,7 +4,7 @@
  * test that decides when it applies. */
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 #include "scenarioutil.h"
 
 /* Uniform in [-1, 1) from a fixed sequence. */

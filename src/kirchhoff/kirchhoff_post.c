@@ -4,7 +4,7 @@
  * history records itself during the sweep. */
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* Records at one interval end: y holds the 16 states, point is the
  * evaluation point there (its history terms hp and precurvature), Hs the

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_regrid.h"
 
 /* A boundary's distance from its node, in intervals beside it, that
  * moves the node. The clamp moment's error grows with it (first order);

@@ -17,7 +17,7 @@
 
 #include "bvp/path.h"
 #include "core/static_note.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_schemes.h"
 
 /* Largest ratio of successive residual norms (2-norm, scaled units) the
  * direct solve may show: Newton started inside its region of quadratic
@@ -415,7 +415,6 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   kr_rest_history(k);
   kr_tip_body_rest(k);
   kr_accept(k, x);
-  kr_dirk_rest(k);
   memcpy(k->x_prev[0], x, sizeof k->x);
   k->n_prev = 1;
   k->n_sol = 1;

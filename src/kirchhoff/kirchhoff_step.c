@@ -7,7 +7,7 @@
 
 #include "core/loads.h"
 #include "core/model.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* The evaluation points hold the history terms in the layout of the
  * histories' records (Q, U, V), so a stage history writes them in place. */
@@ -187,7 +187,9 @@ bool kr_planar_symmetric(const rod_kirchhoff *k) {
   if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
       k->base_w[0] != 0 || k->base_w[2] != 0)
     return false;
-  if (k->contact && !kr_contact_planar(k))
-    return false;
+  if (k->contact_jump) /* the contact forces at the nodes */
+    for (int i = 0; i < k->nodes; i++)
+      if (k->contact_jump[3 * i + 1] != 0)
+        return false;
   return k->history_planar;
 }

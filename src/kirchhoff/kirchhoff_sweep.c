@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* Records of one stage: q, u - u*, v, w (the stage history of the next steps)
  * and p_s, from which kr_quadratures integrates positions and energies

@@ -25,7 +25,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_regrid.h"
 
 /* Boundaries tracked at once, and the placement's iterations at most. */
 enum { KR_BOUNDARIES = 8, KR_BOUNDARY_ITERATIONS = 30 };
@@ -368,15 +368,6 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
   }
   k->s[N - 1] = fs[nf - 1];
   return true;
-}
-
-void kr_grid_changed(rod_kirchhoff *k) {
-  k->len_max = 0;
-  for (int j = 0; j < k->intervals; j++) {
-    k->len[j] = k->s[j + 1] - k->s[j];
-    k->len_max = fmax(k->len_max, k->len[j]);
-  }
-  kr_set_precurvature(k);
 }
 
 int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
