@@ -14,7 +14,7 @@ static void destroy(void *self) {
     return;
   rod_shooting_free(k->shoot);
   kr_contact_free(k->contact);
-  free(k->contact_jump);
+  kr_loads_free(k);
   rod_inputs_free(k->inputs);
   rod_mshoot_free(k->mshoot);
   free(k->yref);
@@ -29,8 +29,6 @@ static void destroy(void *self) {
   free(k->stage_ps);
   free(k->s);
   free(k->s_base);
-  free(k->node_point);
-  free(k->next_point);
   free(k->point_left);
   free(k->len);
   free(k->hp);

@@ -101,12 +101,12 @@ int kr_contact_create(rod_kirchhoff *k) {
   for (int b = 0; b < w.count; b++)
     c->restitution = c->restitution || w.item[b].restitution > 0;
   k->contact = c;
-  k->contact_jump = calloc(3 * N, sizeof(double));
-  if (!k->contact_jump || !c->f || !c->mu || !c->saved || !c->saved_pos ||
-      !c->pos_before || !c->normal || !c->gap || !c->gnorm || !c->cand ||
-      !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev || !c->work ||
-      !c->solver || !c->out_force || !c->out_active || !c->fn_before ||
-      !c->vlaw || !c->vn_before || !c->e_node || !c->vnorm || !c->w_before)
+  if (kr_loads_contact_alloc(k) != ROD_OK || !c->f || !c->mu || !c->saved ||
+      !c->saved_pos || !c->pos_before || !c->normal || !c->gap || !c->gnorm ||
+      !c->cand || !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev ||
+      !c->work || !c->solver || !c->out_force || !c->out_active ||
+      !c->fn_before || !c->vlaw || !c->vn_before || !c->e_node || !c->vnorm ||
+      !c->w_before)
     return ROD_ENOMEM;
   return ROD_OK;
 }
@@ -128,7 +128,7 @@ static void node_force(const kr_contact *c, int i, double F[3]) {
 void kr_contact_apply_forces(rod_kirchhoff *k) {
   const kr_contact *c = k->contact;
   for (int i = 0; i < k->nodes; i++)
-    node_force(c, i, k->contact_jump + 3 * i);
+    node_force(c, i, k->loads.contact + 3 * i);
 }
 
 /* The gaps of the last sweep's nodes (its quadratures integrated): the
@@ -273,7 +273,7 @@ void kr_contact_accept(rod_kirchhoff *k, bool work) {
                         kr_contact_normal_speed(k->sol_y + (size_t)i * KR_NODE,
                                                 c->vnorm + 3 * i));
     else if (work) /* F T times the mean velocity d / dt */
-      c->dissipated -= v3_dot(k->contact_jump + 3 * i, d) *
+      c->dissipated -= v3_dot(k->loads.contact + 3 * i, d) *
                        (c->impulse_time / k->sc.time.dt);
     v3_copy(c->pos_before + 3 * i, p);
     c->fn_before[i] = c->f[3 * i];
@@ -342,7 +342,7 @@ void kr_contact_restore(rod_kirchhoff *k) {
 void kr_contact_sample(rod_kirchhoff *k, rod_sample *out) {
   kr_contact *c = k->contact;
   for (int i = 0; i < k->nodes; i++) {
-    v3_copy(c->out_force + 3 * i, k->contact_jump + 3 * i);
+    v3_copy(c->out_force + 3 * i, k->loads.contact + 3 * i);
     c->out_active[i] = c->f[3 * i] > 0;
   }
   out->contact_force = c->out_force;

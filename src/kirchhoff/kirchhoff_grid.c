@@ -14,31 +14,6 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Index of the value v in the ascending array a[0..n), -1 if absent. */
-static int find_value(const double *a, int n, double v) {
-  for (int i = 0; i < n; i++)
-    if (a[i] == v)
-      return i;
-  return -1;
-}
-
-/* The arclengths of the point loads inside the rod (0 < s < L), ascending
- * and distinct; returns how many. */
-static int point_positions(const rod_scenario *sc, double *pos) {
-  const double L = sc->rod.length;
-  int n = 0;
-  if (sc->impulse.enabled && sc->impulse.position > 0 &&
-      sc->impulse.position < L)
-    pos[n++] = sc->impulse.position;
-  for (int i = 0; i < sc->loads.count; i++) {
-    const rod_arclength *a = &sc->loads.item[i].position;
-    if (!a->tip && a->s < L && find_value(pos, n, a->s) < 0)
-      pos[n++] = a->s;
-  }
-  qsort(pos, (size_t)n, sizeof *pos, compare_doubles);
-  return n;
-}
-
 /* Uniform grid of space.nodes points, with a node exactly at every point
  * load inside the rod: the nearest interior node of the uniform grid moves
  * there, or, when that node is the clamp, the tip or another load's, a
@@ -48,7 +23,7 @@ int kr_build_grid(rod_kirchhoff *k) {
   const double L = sc->rod.length;
   const int n0 = rod_model_nodes(&k->model, sc);
   double pos[KR_MAX_POINTS];
-  const int np = point_positions(sc, pos);
+  const int np = kr_loads_positions(sc, pos);
   k->s = malloc((size_t)(n0 + np) * sizeof(double));
   if (!k->s)
     return ROD_ENOMEM;
@@ -72,38 +47,10 @@ int kr_build_grid(rod_kirchhoff *k) {
     qsort(k->s, (size_t)n, sizeof *k->s, compare_doubles);
   k->nodes = n;
   k->intervals = n - 1;
-  k->npoints = np;
   k->len = malloc((size_t)(n - 1) * sizeof(double));
-  k->node_point = malloc((size_t)n * sizeof(int));
-  k->next_point = malloc((size_t)n * sizeof(int));
   k->point_left = calloc((size_t)(np > 0 ? np : 1) * ROD_NY, sizeof(double));
-  if (!k->len || !k->node_point || !k->next_point || !k->point_left)
+  if (!k->len || !k->point_left || kr_loads_place(k, pos, np) != ROD_OK)
     return ROD_ENOMEM;
-  for (int j = 0; j < n; j++)
-    k->node_point[j] = -1;
-  for (int p = 0; p < np; p++) {
-    k->point_node[p] = find_value(k->s, n, pos[p]);
-    k->node_point[k->point_node[p]] = p;
-  }
-  for (int j = n - 1, next = n; j >= 0; j--) {
-    k->next_point[j] = next;
-    if (k->node_point[j] >= 0)
-      next = j;
-  }
-  /* who loads where: a point's index, -2 the tip, -1 nowhere (the clamp) */
-  k->impulse_point = -1;
-  if (sc->impulse.enabled) {
-    k->impulse_point = sc->impulse.position >= L ? -2
-                       : sc->impulse.position > 0
-                           ? find_value(pos, np, sc->impulse.position)
-                           : -1;
-    v3_copy(k->impulse_dir, sc->impulse.direction);
-    v3_normalize(k->impulse_dir);
-  }
-  for (int i = 0; i < sc->loads.count; i++) {
-    const rod_arclength *a = &sc->loads.item[i].position;
-    k->load_point[i] = a->tip || a->s >= L ? -2 : find_value(pos, np, a->s);
-  }
   k->s_base = malloc((size_t)n * sizeof(double));
   if (!k->s_base)
     return ROD_ENOMEM;

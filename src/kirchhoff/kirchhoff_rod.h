@@ -2,13 +2,14 @@
  * right-hand side (rod_rhs.h): the grid, the step's ODE data (BDF
  * coefficients, history terms, loads at the step's time), the sweeps of the
  * shooting problem, the attached tip body, and what a converged sweep leaves
- * (quadratures, energies, history records). Nothing here solves: the solve
- * room (kirchhoff_solve.h) poses and solves the step's problem on top of
+ * (quadratures, energies, history records); the loads room
+ * (kirchhoff_loads.h, rod_loads.h) lies at its bottom. Nothing here solves: the
+ * solve room (kirchhoff_solve.h) poses and solves the step's problem on top of
  * it. */
 #ifndef ROD_KIRCHHOFF_ROD_H
 #define ROD_KIRCHHOFF_ROD_H
 
-#include "kirchhoff/kirchhoff_state.h"
+#include "kirchhoff/kirchhoff_loads.h"
 
 /* kirchhoff_grid.c: the grid. A uniform grid of space.nodes points with a
  * node exactly at every point load inside the rod, the intervals and the
@@ -29,6 +30,8 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 /* A Runge-Kutta stage: y_t = c0 y + H with H already in hp. */
 void kr_set_stage(rod_kirchhoff *k, double c0);
+/* The loads (kr_loads_set) and the clamp's motion at time t (the static
+ * state's, at rest, when static_state). */
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state);
 /* True when the step's equations are symmetric under y -> -y (the rod
  * stays in the x-z plane exactly). */

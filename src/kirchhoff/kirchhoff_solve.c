@@ -13,28 +13,10 @@
 /* Unknowns of a straight rigid rod along the clamp tangent carrying the
  * current loads: n(0) is the total load, m(0) its moment about the clamp. */
 void kr_rigid_guess(const rod_kirchhoff *k, double *x) {
-  double R[9], d[3], n0[3], moment_arm[3];
+  double R[9], d[3], n0[3], m0[3];
   quat_to_R(R, k->base_h);
   v3_set(d, R[2], R[5], R[8]);
-  double L = k->model.length;
-  /* n(s) = F + sum of loads beyond s; int_0^L n ds = F L + w L^2/2 + F_k s_k */
-  double w[3];
-  v3_scale(w, -1.0, k->rc.bn); /* rhoA g + fbar, N/m */
-  for (int i = 0; i < 3; i++) {
-    const double tip = k->tip_force[i] + k->body_weight[i];
-    n0[i] = tip + w[i] * L;
-    moment_arm[i] = tip * L + 0.5 * w[i] * L * L;
-  }
-  double m0[3];
-  v3_copy(m0, k->tip_moment);
-  for (int p = 0; p < k->npoints; p++) {
-    v3_axpy(n0, 1.0, k->point_force[p]);
-    v3_axpy(moment_arm, k->s[k->point_node[p]], k->point_force[p]);
-    v3_add(m0, m0, k->point_moment[p]);
-  }
-  double arm[3];
-  v3_cross(arm, d, moment_arm);
-  v3_add(m0, arm, m0);
+  kr_loads_straight(k, d, n0, m0);
   for (int i = 0; i < 3; i++) {
     x[i] = n0[i] / k->force_scale;
     x[3 + i] = m0[i] / k->moment_scale;

@@ -29,9 +29,6 @@ enum { KR_NODE = ROD_NY + ROD_NQ };
  * in all. */
 enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 
-/* Point loads along the rod: the impulse and every [load.NAME]. */
-enum { KR_MAX_POINTS = ROD_MAX_LOADS + 1 };
-
 /* Contact boundaries a moving grid follows at once (kirchhoff_regrid.c). */
 enum { KR_KINKS = 8 };
 
@@ -71,17 +68,6 @@ typedef struct rod_kirchhoff {
   double len_max;     /* m, the longest interval */
   int tangent_stride; /* grid intervals per coarse interval of the
                          tangents along the last sweep, 0: none */
-  /* Point loads inside the rod (the impulse, [load.NAME] at an arclength):
-   * each on its own grid node, where n and m jump (Till & Rucker 2017,
-   * III.B); loads at the tip are tip loads. */
-  int npoints;
-  int point_node[KR_MAX_POINTS]; /* grid node of each, ascending */
-  int *node_point;               /* nodes: its point load's index, -1 */
-  int *next_point;               /* nodes: the next point load's node after
-                                    the node, `nodes` if none */
-  int impulse_point;             /* the impulse's index; -1 none, -2 tip */
-  int load_point[ROD_MAX_LOADS]; /* each [load.NAME]'s index, -2 tip */
-  double impulse_dir[3];
   const rod_spatial_type *integ;
   rod_history_kind history_kind;
 
@@ -105,9 +91,10 @@ typedef struct rod_kirchhoff {
   rod_inputs *inputs;  /* the scenario's data files */
   double base_p[3];    /* m, world: the clamp's position p(0) */
   double base_h[4], base_q[3], base_w[3];
-  double tip_force[3], tip_moment[3]; /* N, N m: n(L), m(L) */
-  /* N, N m: n and m jump by -F, -M at point load i */
-  double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
+  /* The concentrated loads of the step (rod_loads.h, kirchhoff_loads.h):
+   * tip loads, point loads on their grid nodes, the contact forces at the
+   * nodes; the distributed ones are rc.loads. */
+  rod_loads_nodes loads;
   /* The attached tip body (tip.release = false; kirchhoff_tip.c): mass
    * (kg), principal moments of inertia about its centre (kg m^2) and the
    * centre's offset from the rod's end (m), material frame; its weight
@@ -181,8 +168,6 @@ typedef struct rod_kirchhoff {
   double jacobian_c0;              /* c0 the stored Jacobian belongs to */
   rod_static_report static_report; /* how the static state was found */
   kr_contact *contact;             /* NULL: the scenario has no bodies */
-  double *contact_jump; /* N, nodes x 3, world: the contact force at each
-                           node, where n jumps by -F; NULL without bodies */
 
   /* The grid in time (kirchhoff_regrid.c): the output grid (the static
    * state's, /rod/s), the nodes at the planes' contact boundaries of the
