@@ -1,9 +1,9 @@
 /* Test helpers that look inside the Kirchhoff backend
- * (src/kirchhoff/kirchhoff.h). */
+ * (src/kirchhoff/kirchhoff_rod.h). */
 #ifndef ROD_TEST_KIRCHHOFFUTIL_H
 #define ROD_TEST_KIRCHHOFFUTIL_H
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 #include "scenarioutil.h"
 
 /* A Kirchhoff backend `steps` steps into the run of sc, with the next

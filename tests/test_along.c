@@ -89,10 +89,10 @@ START_TEST(along_across_point_force) {
     sc.solver.planar = planar_modes[_i];
     sc.space.nodes = 200 << g;
     rod_kirchhoff *k = rod_test_before_step(&sc, 1); /* the 2nd step: 2.5 N */
-    ck_assert_int_eq(k->npoints, 1);
-    ck_assert_int_gt(k->point_node[0], 0);
-    ck_assert_int_lt(k->point_node[0], k->nodes - 1);
-    ck_assert(v3_norm(k->point_force[0]) > 1.0);
+    ck_assert_int_eq(k->loads.npoints, 1);
+    ck_assert_int_gt(k->loads.point_node[0], 0);
+    ck_assert_int_lt(k->loads.point_node[0], k->nodes - 1);
+    ck_assert(v3_norm(k->loads.point_force[0]) > 1.0);
     e[g] = simple_error(k, 2);
     rod_backend_kirchhoff.destroy(k);
   }

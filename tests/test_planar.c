@@ -4,7 +4,7 @@
  * test that decides when it applies. */
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 #include "scenarioutil.h"
 
 /* Uniform in [-1, 1) from a fixed sequence. */
@@ -23,22 +23,22 @@ START_TEST(planar_rhs_equals_3d) {
   for (int trial = 0; trial < 2000; trial++) {
     rod_rhs_const c = {0};
     c.cosserat = trial % 2;
-    c.drag_normal = (trial / 2) % 2;
+    c.loads.drag_normal = (trial / 2) % 2;
     c.rotary = (trial / 4) % 2;
     c.c0 = 500 * (1 + rnd(&seed));
     c.rho_area = 0.01 * (1.5 + rnd(&seed));
     for (int i = 0; i < 3; i++) {
-      c.drag[i] = 0.004 * (1 + rnd(&seed));
+      c.loads.drag[i] = 0.004 * (1 + rnd(&seed));
       c.ki[i] = 30 * (1.5 + rnd(&seed));
       c.kse[i] = 1e-5 * (1.5 + rnd(&seed));
       c.K[i] = 1.0 / c.ki[i];
       c.Kse[i] = 1.0 / c.kse[i];
       c.rho_inertia[i] = c.rotary ? 1e-9 * (1.5 + rnd(&seed)) : 0.0;
     }
-    c.bn[0] = rnd(&seed);
-    c.bn[2] = rnd(&seed);
-    c.gravity[0] = rnd(&seed);
-    c.gravity[2] = -9.81;
+    c.loads.ns_dead[0] = rnd(&seed);
+    c.loads.ns_dead[2] = rnd(&seed);
+    c.loads.gravity[0] = rnd(&seed);
+    c.loads.gravity[2] = -9.81;
     rod_hist_point hp;
     memset(&hp, 0, sizeof hp);
     hp.Q[0] = rnd(&seed);

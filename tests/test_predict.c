@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "integrators/linpred.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_state.h"
 #include "scenarioutil.h"
 
 enum { N = 40 };

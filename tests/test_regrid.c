@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_regrid.h"
 #include "rod/sim.h"
 #include "scenarioutil.h"
 #include "sim/backend.h"

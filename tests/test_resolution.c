@@ -4,7 +4,7 @@
  * accuracy; a thick Cosserat rod struck at the tip, on which stage
  * records grew, runs balanced. */
 #include "core/model.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_state.h"
 #include "scenarioutil.h"
 
 /* k h <= 0.2 for the run's steps: nodes grow like dt^-1/2; the static

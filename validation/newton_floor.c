@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_solve.h"
 #include "study.h"
 
 enum { NX = 6, NP = 3, MAX_NEWTON = 30 };

@@ -128,6 +128,38 @@ void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
     v3_scale(M, ramp, l->moment);
 }
 
+int rod_point_loads(const rod_scenario *sc, const rod_inputs *in,
+                    const rod_drive *d, double t, bool static_state,
+                    rod_point_load *out) {
+  const double L = sc->rod.length;
+  int n = 0;
+  rod_point_load *p = &out[n++];
+  p->source = ROD_POINT_TIP;
+  p->s = L;
+  p->tip = true;
+  rod_tip_loads(sc, d, static_state, p->force, p->moment);
+  if (sc->impulse.enabled) {
+    p = &out[n++];
+    p->source = ROD_POINT_IMPULSE;
+    p->s = sc->impulse.position;
+    p->tip = sc->impulse.position >= L;
+    double dir[3];
+    v3_copy(dir, sc->impulse.direction);
+    v3_normalize(dir);
+    v3_scale(p->force, rod_impulse_force(sc, t), dir);
+    v3_set(p->moment, 0, 0, 0);
+  }
+  for (int i = 0; i < sc->loads.count; i++) {
+    const rod_arclength *a = &sc->loads.item[i].position;
+    p = &out[n++];
+    p->source = i;
+    p->s = a->tip ? L : a->s;
+    p->tip = a->tip || a->s >= L;
+    rod_load_values(sc, in, d, i, t, p->force, p->moment);
+  }
+  return n;
+}
+
 void rod_rotation_rate(const double r[3], const double r_t[3], double w[3]) {
   const double a = v3_norm(r);
   double c1, c2;  /* (1 - cos a) / a^2, (a - sin a) / a^3 */

@@ -1,5 +1,10 @@
-/* Time-dependent loads and base motion shared by both backends
- * (docs/scenario.md). */
+/* The scenario's loads at a time, shared by both backends
+ * (docs/scenario.md): the point loads on the rod (tip loads, the impulse,
+ * each [load.NAME] from its table, ramp or the drive), which each backend
+ * puts on its own discretisation (the Kirchhoff rod's grid nodes,
+ * kirchhoff_loads.c; the chain's elements, rfem_loads.c), and the clamp's
+ * prescribed motion. The distributed loads (gravity, drag) are the
+ * model's (core/model.h). */
 #ifndef ROD_LOADS_H
 #define ROD_LOADS_H
 
@@ -74,5 +79,29 @@ void rod_rotation_accel(const double r[3], const double r_t[3],
 void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
                      const rod_drive *d, int i, double t, double F[3],
                      double M[3]);
+
+/* One point load on the rod at a time: where it acts and its force and
+ * moment, world frame. */
+typedef struct {
+  int source;       /* ROD_POINT_TIP, ROD_POINT_IMPULSE, or the index of
+                       its [load.NAME] (0, 1, ..) */
+  double s;         /* m: the arclength it acts at (the tip's: L) */
+  bool tip;         /* it acts at the tip (s >= L or the load's "tip") */
+  double force[3];  /* N */
+  double moment[3]; /* N m */
+} rod_point_load;
+
+enum { ROD_POINT_TIP = -1, ROD_POINT_IMPULSE = -2 };
+enum { ROD_MAX_POINT_LOADS = ROD_MAX_LOADS + 2 };
+
+/* The point loads at time t into out (at most ROD_MAX_POINT_LOADS), in
+ * this order: the tip loads (rod_tip_loads), the impulse (when [impulse]
+ * is on: rod_impulse_force along its unit direction, zero outside its
+ * duration), each [load.NAME] (rod_load_values); returns how many. A
+ * backend adds them up in this order. in and d may be NULL as in
+ * rod_load_values and rod_tip_loads. */
+int rod_point_loads(const rod_scenario *sc, const rod_inputs *in,
+                    const rod_drive *d, double t, bool static_state,
+                    rod_point_load *out);
 
 #endif

@@ -54,7 +54,7 @@
  *   fails is refused, never accepted (cantilever_table.ini without drag at
  *   dt = 62.5 us accepted a step 8.4e-3 J above its start, docs/contact.md
  *   "Fine steps"). */
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_schemes.h"
 
 /* Force updates a step by BDF2 or BDF-alpha may take before it is taken by
  * backward Euler instead. The forces' Newton converges more slowly there:
@@ -68,7 +68,7 @@
 enum { KR_SECOND_ORDER_UPDATES = 8 };
 
 /* Steps then taken by backward Euler before BDF2 is tried again (as auto's
- * shooting strategy holds modified shooting, kirchhoff_backend.c). */
+ * shooting strategy holds modified shooting, kirchhoff_solve.c). */
 enum { KR_EULER_HOLD = 50 };
 
 /* Halvings of the restitution in a step that raised the energy before it

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_schemes.h"
 
 int kr_dirk_alloc(rod_kirchhoff *k) {
   if (!k->scheme)
@@ -81,58 +81,6 @@ void kr_dirk_rest(rod_kirchhoff *k) {
     memcpy(k->node_y + (size_t)j * KR_NODE, k->sol_y + (size_t)j * KR_NODE,
            KR_NODE * sizeof(double));
   push_stage(k, 0.0, k->x);
-}
-
-/* Lagrange weights at t of the newest stages with distinct times (at most
- * KR_STAGE_PAST: quadratic extrapolation); their indices into idx. */
-static int lagrange_weights(const rod_kirchhoff *k, double t, double *w,
-                            int *idx) {
-  int n = 0;
-  for (int l = 0; l < k->n_stage; l++) {
-    bool distinct = true;
-    for (int m = 0; m < n; m++)
-      distinct = distinct && fabs(k->stage_t[l] - k->stage_t[idx[m]]) >
-                                 1e-12 * (1.0 + fabs(t));
-    if (distinct)
-      idx[n++] = l;
-  }
-  for (int l = 0; l < n; l++) {
-    double p = 1.0;
-    for (int m = 0; m < n; m++)
-      if (m != l)
-        p *= (t - k->stage_t[idx[m]]) /
-             (k->stage_t[idx[l]] - k->stage_t[idx[m]]);
-    w[l] = p;
-  }
-  return n;
-}
-
-void kr_dirk_predict(const rod_kirchhoff *k, double t, double *x) {
-  double w[KR_STAGE_PAST];
-  int idx[KR_STAGE_PAST];
-  int n = lagrange_weights(k, t, w, idx);
-  for (int i = 0; i < 6; i++) {
-    x[i] = 0;
-    for (int l = 0; l < n; l++)
-      x[i] += w[l] * k->stage_x[idx[l]][i];
-  }
-}
-
-void kr_dirk_predict_states(rod_kirchhoff *k, double t, int stride) {
-  double w[KR_STAGE_PAST];
-  int idx[KR_STAGE_PAST];
-  int n = lagrange_weights(k, t, w, idx);
-  if (stride < 1)
-    return;
-  for (size_t j = 0; j < (size_t)k->nodes; j += (size_t)stride) {
-    double *r = k->yref + j * ROD_NY;
-    for (int i = 0; i < ROD_NY; i++) {
-      double v = 0;
-      for (int l = 0; l < n; l++)
-        v += w[l] * k->stage_y[idx[l]][j * ROD_NY + i];
-      r[i] = v;
-    }
-  }
 }
 
 /* The step's local error in metres of position: the estimated errors of

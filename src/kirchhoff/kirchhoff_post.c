@@ -4,7 +4,7 @@
  * history records itself during the sweep. */
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* Records at one interval end: y holds the 16 states, point is the
  * evaluation point there (its history terms hp and precurvature), Hs the
@@ -118,13 +118,13 @@ void kr_postprocess(rod_kirchhoff *k) {
     const double *ya = k->node_y + (size_t)j * KR_NODE;
     /* the left limit at an interior point force (one at the tip acts as
      * a tip force: no jump along the rod) */
-    const int p = k->node_point[j + 1];
+    const int p = k->loads.node_point[j + 1];
     const double *yb = p >= 0 ? k->point_left + (size_t)p * ROD_NY
                               : k->node_y + (size_t)(j + 1) * KR_NODE;
     double left[ROD_NY];
     if (p < 0 && k->contact) { /* and at a contact force, n + F */
       memcpy(left, yb, sizeof left);
-      v3_axpy(left + ROD_Y_N, 1.0, k->contact_jump + 3 * (size_t)(j + 1));
+      v3_axpy(left + ROD_Y_N, 1.0, k->loads.contact + 3 * (size_t)(j + 1));
       yb = left;
     }
     size_t ea = (size_t)(2 * j), eb = ea + 1;

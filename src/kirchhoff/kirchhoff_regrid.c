@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_regrid.h"
 
 /* A boundary's distance from its node, in intervals beside it, that
  * moves the node. The clamp moment's error grows with it (first order);
@@ -127,8 +127,8 @@ void kr_regrid_static_done(rod_kirchhoff *k) {
 static int breaks(const rod_kirchhoff *k, const int *node, int nk, int *b) {
   int n = 0, p = 0, q = 0;
   b[n++] = 0;
-  while (p < k->npoints || q < nk) {
-    const int a = p < k->npoints ? k->point_node[p] : k->nodes;
+  while (p < k->loads.npoints || q < nk) {
+    const int a = p < k->loads.npoints ? k->loads.point_node[p] : k->nodes;
     const int c = q < nk ? node[q] : k->nodes;
     const int v = a < c ? a : c;
     if (a == v)
@@ -383,7 +383,7 @@ bool kr_regrid_to(rod_kirchhoff *k, const int *node, const double *z, int nk) {
     }
   }
   /* the past solutions (the predictors' series) */
-  carry_nodes(k, b, nb, k->sol_y, k->rg_buf, k->contact_jump);
+  carry_nodes(k, b, nb, k->sol_y, k->rg_buf, k->loads.contact);
   for (int l = 0; l + 1 < k->n_sol && l < KR_PAST - 1; l++)
     carry_nodes(k, b, nb, k->sol_prev[l], k->rg_buf, NULL);
   for (int j = 0; j < k->nodes; j++)
@@ -480,9 +480,9 @@ static void sample_point(rod_kirchhoff *k, int A, int B, double x, int o) {
     const double *q = k->rg_node + (size_t)j * KR_SAMPLE_VALUES;
     for (int c = 0; c < KR_SAMPLE_VALUES; c++)
       r[c] += wt[a] * q[c];
-    if (j == B && k->contact_jump) /* n's left limit there */
+    if (j == B && k->loads.contact) /* n's left limit there */
       for (int c = 0; c < 3; c++)
-        r[10 + c] += wt[a] * k->contact_jump[3 * j + c];
+        r[10 + c] += wt[a] * k->loads.contact[3 * j + c];
   }
   if (k->model.kind != ROD_MODEL_COSSERAT) { /* p by cubic Hermite, p_s = d3 */
     const int i = interval_of(k->s, A, B, x, false);
@@ -534,7 +534,7 @@ void kr_regrid_sample_contact(rod_kirchhoff *k, rod_sample *out) {
   const double *so = k->s_out;
   memset(k->out_cforce, 0, 3 * (size_t)N * sizeof(double));
   for (int j = 0; j < N; j++) {
-    const double *F = k->contact_jump + 3 * j;
+    const double *F = k->loads.contact + 3 * j;
     if (F[0] == 0 && F[1] == 0 && F[2] == 0)
       continue;
     const int i = interval_of(so, 0, N - 1, k->s[j], false);

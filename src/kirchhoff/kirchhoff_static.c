@@ -17,7 +17,7 @@
 
 #include "bvp/path.h"
 #include "core/static_note.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_schemes.h"
 
 /* Largest ratio of successive residual norms (2-norm, scaled units) the
  * direct solve may show: Newton started inside its region of quadratic
@@ -35,41 +35,24 @@ static const double kr_contact_load_step = 0.1, kr_contact_path_move = 0.05;
  * imperfection, the full loads and (1 - lambda) of the imperfection. */
 typedef struct {
   rod_kirchhoff *k;
-  double tip_force[3], tip_moment[3], bn[3]; /* full loads */
-  double body_weight[3];                     /* N: an attached tip body's */
-  double point_force[KR_MAX_POINTS][3], point_moment[KR_MAX_POINTS][3];
-  double jump;     /* N: the point loads' size, for the imperfection */
-  double extra[3]; /* N: imperfection at the tip */
-  bool release;    /* lambda takes the imperfection away */
+  kr_dead_loads full; /* the full loads (kirchhoff_loads.h) */
+  double extra[3];    /* N: imperfection at the tip */
+  bool release;       /* lambda takes the imperfection away */
 } kr_path_loads;
 
 static void save_loads(kr_path_loads *pl, rod_kirchhoff *k) {
   memset(pl, 0, sizeof *pl);
   pl->k = k;
-  v3_copy(pl->tip_force, k->tip_force);
-  v3_copy(pl->tip_moment, k->tip_moment);
-  v3_copy(pl->bn, k->rc.bn);
-  v3_copy(pl->body_weight, k->body_weight);
-  memcpy(pl->point_force, k->point_force, sizeof pl->point_force);
-  memcpy(pl->point_moment, k->point_moment, sizeof pl->point_moment);
-  for (int p = 0; p < k->npoints; p++)
-    pl->jump += v3_norm(k->point_force[p]);
+  kr_loads_dead(k, &pl->full);
 }
 
 static void apply_loads(const kr_path_loads *pl, double lambda) {
   rod_kirchhoff *k = pl->k;
   const double f = pl->release ? 1.0 : lambda;
   const double e = pl->release ? 1.0 - lambda : lambda;
-  for (int i = 0; i < 3; i++) {
-    k->tip_force[i] = f * pl->tip_force[i] + e * pl->extra[i];
-    k->tip_moment[i] = f * pl->tip_moment[i];
-    k->rc.bn[i] = f * pl->bn[i];
-    k->body_weight[i] = f * pl->body_weight[i];
-    for (int p = 0; p < k->npoints; p++) {
-      k->point_force[p][i] = f * pl->point_force[p][i];
-      k->point_moment[p][i] = f * pl->point_moment[p][i];
-    }
-  }
+  kr_loads_scale(k, &pl->full, f);
+  for (int i = 0; i < 3; i++)
+    k->loads.tip_force[i] += e * pl->extra[i];
 }
 
 static int path_residual(void *user, const double *x, double lambda, double *r,
@@ -166,12 +149,9 @@ static bool plane_of(const rod_kirchhoff *k, double nu[3]) {
   double C[9] = {0}, w[3];
   const double tol = 1e-9;
   /* the vectors across nu, unit length, in C = sum v v^T */
-  const double *force[2 + KR_MAX_POINTS];
-  int nf = 0;
-  force[nf++] = k->rc.gravity;
-  force[nf++] = k->tip_force;
-  for (int p = 0; p < k->npoints; p++)
-    force[nf++] = k->point_force[p];
+  const double *force[2 + KR_MAX_POINTS], *moment[1 + KR_MAX_POINTS];
+  int nf, nm;
+  kr_loads_vectors(k, force, &nf, moment, &nm);
   double R[9];
   for (int j = 0; j < k->nodes; j++) {
     quat_to_R(R, k->node_y + (size_t)j * KR_NODE + ROD_Y_H);
@@ -201,11 +181,6 @@ static bool plane_of(const rod_kirchhoff *k, double nu[3]) {
   for (int i = 0; i < nf; i++)
     if (fabs(v3_dot(force[i], nu)) > tol * v3_norm(force[i]))
       return false;
-  const double *moment[1 + KR_MAX_POINTS];
-  int nm = 0;
-  moment[nm++] = k->tip_moment;
-  for (int p = 0; p < k->npoints; p++)
-    moment[nm++] = k->point_moment[p];
   for (int i = 0; i < nm; i++) {
     double c[3];
     v3_cross(c, moment[i], nu);
@@ -255,14 +230,14 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
     v3_set(start + 6, start[1], -start[0], 0.0);
   }
   double dF[3 * NY], dM[3 * NY], Fb[3], Mb[3];
-  if (k->tip_body) /* the body's weight turns with the end */
-    kr_tip_body_loads(k, ynext, Fb, Mb, dF, dM);
+  /* tip loads that turn with the end (an attached body's weight) */
+  const bool turning = kr_loads_tip(k, ynext, Fb, Mb, dF, dM);
   for (int c = 0; c < 3; c++) { /* dh = 1/2 h (0, e_c) */
     double e[4] = {0, 0, 0, 0}, *d = dy + NY * c;
     for (int i = 0; i < 3; i++)
       e[1 + i] = 0.5 * start[3 * c + i];
     quat_mul(d + ROD_Y_H, ynext + ROD_Y_H, e);
-    for (int j = 0; k->tip_body && j < 4; j++) /* dn, dm of the end */
+    for (int j = 0; turning && j < 4; j++) /* dn, dm of the end */
       for (int i = 0; i < 3; i++) {
         d[ROD_Y_N + i] += dF[3 * (ROD_Y_H + j) + i] * d[ROD_Y_H + j];
         d[ROD_Y_M + i] += dM[3 * (ROD_Y_H + j) + i] * d[ROD_Y_H + j];
@@ -386,10 +361,7 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   } else {
     rod_static_imperfection_dir(d, sb->planar && sb->in == 0, dir);
   }
-  double L = k->model.length;
-  double load = fmax(v3_norm(full->tip_force) + full->jump +
-                         v3_norm(full->bn) * L + v3_norm(full->body_weight),
-                     v3_norm(full->tip_moment) / L);
+  const double load = kr_loads_size(&full->full, k->model.length);
   v3_scale(f, ROD_STATIC_IMPERFECTION * load, dir);
 }
 
@@ -415,7 +387,6 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   kr_rest_history(k);
   kr_tip_body_rest(k);
   kr_accept(k, x);
-  kr_dirk_rest(k);
   memcpy(k->x_prev[0], x, sizeof k->x);
   k->n_prev = 1;
   k->n_sol = 1;

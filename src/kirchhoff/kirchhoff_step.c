@@ -1,13 +1,15 @@
 /* Per-step data of the Kirchhoff backend: the constants of the ODE for one
  * attempt's BDF coefficients, the history terms at every evaluation point,
- * and the loads at the step's time (the static state, docs/scenario.md). */
+ * the loads (kirchhoff_loads.c) and the clamp's motion at the step's time
+ * (the static state, docs/scenario.md), and the planar symmetry of it
+ * all. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "core/loads.h"
 #include "core/model.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* The evaluation points hold the history terms in the layout of the
  * histories' records (Q, U, V), so a stage history writes them in place. */
@@ -69,19 +71,16 @@ static void set_constants(rod_kirchhoff *k, double c0) {
   kr_set_tangent_stride(k);
   rc->rho_area = m->rho_area;
   rc->cosserat = m->kind == ROD_MODEL_COSSERAT;
-  rc->drag_normal = m->drag_model == ROD_DRAG_NORMAL;
   rc->rotary = m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0;
   for (int i = 0; i < 3; i++) {
-    rc->drag[i] = m->drag[i];
     rc->rho_inertia[i] = m->rho_inertia[i];
     rc->ki[i] = 1.0 / (m->K[i] * fac);
     rc->kse[i] = 1.0 / (m->Kse[i] * fac);
-    rc->bn[i] = -m->rho_area * m->gravity[i];
     rc->K[i] = m->K[i];
     rc->Kse[i] = m->Kse[i];
     rc->av0[i] = e3[i] / fac;
-    rc->gravity[i] = m->gravity[i];
   }
+  kr_loads_distributed(m, &rc->loads);
 }
 
 void kr_set_stage(rod_kirchhoff *k, double c0) {
@@ -134,30 +133,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   const rod_scenario *sc = &k->sc;
-  rod_tip_loads(sc, &k->drive, static_state, k->tip_force, k->tip_moment);
-  if (k->tip_body) /* its weight at its centre: kr_tip_body_loads */
-    v3_scale(k->body_weight, k->body_mass, k->model.gravity);
-  for (int p = 0; p < k->npoints; p++) {
-    v3_set(k->point_force[p], 0, 0, 0);
-    v3_set(k->point_moment[p], 0, 0, 0);
-  }
-  if (sc->impulse.enabled) {
-    double F = rod_impulse_force(sc, t);
-    if (k->impulse_point >= 0)
-      v3_axpy(k->point_force[k->impulse_point], F, k->impulse_dir);
-    else if (k->impulse_point == -2)
-      v3_axpy(k->tip_force, F, k->impulse_dir);
-    /* at s = 0 the clamp takes the force: no effect on the rod */
-  }
-  for (int i = 0; i < sc->loads.count; i++) {
-    double F[3], M[3];
-    rod_load_values(sc, k->inputs, &k->drive, i, t, F, M);
-    const int p = k->load_point[i];
-    v3_add(p >= 0 ? k->point_force[p] : k->tip_force,
-           p >= 0 ? k->point_force[p] : k->tip_force, F);
-    v3_add(p >= 0 ? k->point_moment[p] : k->tip_moment,
-           p >= 0 ? k->point_moment[p] : k->tip_moment, M);
-  }
+  kr_loads_set(k, t, static_state);
   rod_base_state(sc, &k->model, &k->drive, k->inputs, t, k->base_p, k->base_h,
                  k->base_q, k->base_w);
   if (static_state) { /* at rest */
@@ -174,20 +150,10 @@ void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
  * applies and tangents of the out-of-plane directions stay decoupled
  * (rod_shooting_set_active). */
 bool kr_planar_symmetric(const rod_kirchhoff *k) {
-  const rod_rhs_const *c = &k->rc;
-  if (c->bn[1] != 0 || c->gravity[1] != 0 || !k->ustar_planar)
+  if (!k->ustar_planar || !kr_loads_planar(k))
     return false;
-  if (k->tip_force[1] != 0 || k->tip_moment[0] != 0 || k->tip_moment[2] != 0 ||
-      k->body_offset[1] != 0)
-    return false;
-  for (int p = 0; p < k->npoints; p++)
-    if (k->point_force[p][1] != 0 || k->point_moment[p][0] != 0 ||
-        k->point_moment[p][2] != 0)
-      return false;
   if (k->base_h[1] != 0 || k->base_h[3] != 0 || k->base_q[1] != 0 ||
       k->base_w[0] != 0 || k->base_w[2] != 0)
-    return false;
-  if (k->contact && !kr_contact_planar(k))
     return false;
   return k->history_planar;
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 /* Records of one stage: q, u - u*, v, w (the stage history of the next steps)
  * and p_s, from which kr_quadratures integrates positions and energies
@@ -150,14 +150,6 @@ euler_step(const sweep *sw, int j, double *y, int nk, const bool planar,
     y[i] += sw->len[j] * f[i];
 }
 
-/* Point load p at its node: n(s+) = n(s-) - F, m(s+) = m(s-) - M (Till &
- * Rucker 2017, III.B); point_left keeps the state just proximal to it. */
-static void apply_jump(rod_kirchhoff *k, int p, double *y) {
-  memcpy(k->point_left + (size_t)p * ROD_NY, y, ROD_NY * sizeof(double));
-  v3_axpy(y + ROD_Y_N, -1.0, k->point_force[p]);
-  v3_axpy(y + ROD_Y_M, -1.0, k->point_moment[p]);
-}
-
 /* Intervals [a, b) of y (states and nk tangents), storing the states at
  * the nodes; rk4, planar and (for the residual sweeps) nk = 0 are constants
  * in each caller, so each variant inlines its own right-hand side. */
@@ -170,17 +162,21 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
   sweep sw;
   sweep_init(&sw, k);
   double *node_y = k->node_y;
-  const int *node_point = k->node_point;
-  const double *contact = k->contact_jump;
+  const int *node_point = k->loads.node_point;
+  const double *contact = k->loads.contact;
   for (int j = a; j < b; j++) {
     if (rk4)
       rk4_step(&sw, j, y, nk, planar, general);
     else
       euler_step(&sw, j, y, nk, planar, general);
-    if (node_point[j + 1] >= 0)
-      apply_jump(k, node_point[j + 1], y);
-    if (contact) /* a contact force at the node: n jumps by -F */
-      v3_axpy(y + ROD_Y_N, -1.0, contact + 3 * (size_t)(j + 1));
+    /* the concentrated loads at node j + 1: n and m jump (Till & Rucker
+     * 2017, III.B); point_left keeps the state just proximal to a point
+     * load */
+    const int p = node_point[j + 1];
+    if (p >= 0)
+      memcpy(k->point_left + (size_t)p * ROD_NY, y, ROD_NY * sizeof(double));
+    rod_loads_jump(&k->loads, p, contact, (size_t)(j + 1), y + ROD_Y_N,
+                   y + ROD_Y_M);
     memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
   }
 }
@@ -350,7 +346,7 @@ tangent_step(const sweep *sw, double H, const tangent_node *p, int m, int nk,
  * ends it; an odd rest is a 3/8-rule step of 3 intervals (a lone interval
  * a Heun step). */
 static int coarse_step(const rod_kirchhoff *k, int j, int b) {
-  const int next = k->next_point[j];
+  const int next = k->loads.next_point[j];
   const int lim = (next < b ? next : b) - j; /* to the boundary */
   const int stride = k->tangent_stride;
   if (lim > stride) /* a 3/8 step where a lone interval would be left */
@@ -383,8 +379,8 @@ tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
       const double *y = k->node_y + (size_t)g * KR_NODE;
       if (g == b)
         y = y_b;
-      if (k->node_point[g] >= 0) /* the left limit ends the step */
-        y = k->point_left + (size_t)k->node_point[g] * ROD_NY;
+      if (k->loads.node_point[g] >= 0) /* the left limit ends the step */
+        y = k->point_left + (size_t)k->loads.node_point[g] * ROD_NY;
       p[i].y = y;
       tangent_point(&sw, node_point(&sw, g, last), y, &p[i].w, planar, general);
     }
@@ -392,7 +388,7 @@ tangents_along(rod_kirchhoff *k, int a, int b, const double *y_b, int nk,
     tangent_step(&sw, k->s[end] - k->s[j], p, q, nk, dy, planar, general);
     stages += q == 1 ? 2 : 4;
     p[0] = p[q];
-    if (end < b && k->node_point[end] >= 0) { /* the tangents pass the
+    if (end < b && k->loads.node_point[end] >= 0) { /* the tangents pass the
                                                   constant jump unchanged */
       p[0].y = k->node_y + (size_t)end * KR_NODE;
       tangent_point(&sw, node_point(&sw, end, last), p[0].y, &p[0].w, planar,
@@ -440,19 +436,13 @@ static void start(void *user, const double *x, double *y0, double *dy0) {
   }
 }
 
-/* r = ((n(L) - F) L^2/EI, (m(L) - M) L/EI), with an attached tip body's
- * loads in F and M (kr_tip_body_loads). */
+/* r = ((n(L) - F) L^2/EI, (m(L) - M) L/EI), F and M the tip loads at the
+ * tip states y (kr_loads_tip: an attached tip body's depend on them). */
 static void end(void *user, const double *y, double *r, double *drdy) {
   rod_kirchhoff *k = user;
   double F[3], M[3], dF[3 * ROD_NY], dM[3 * ROD_NY];
-  v3_copy(F, k->tip_force);
-  v3_copy(M, k->tip_moment);
-  if (k->tip_body) {
-    double Fb[3], Mb[3];
-    kr_tip_body_loads(k, y, Fb, Mb, drdy ? dF : NULL, drdy ? dM : NULL);
-    v3_add(F, F, Fb);
-    v3_add(M, M, Mb);
-  }
+  const bool depends =
+      kr_loads_tip(k, y, F, M, drdy ? dF : NULL, drdy ? dM : NULL);
   for (int i = 0; i < 3; i++) {
     r[i] = (y[ROD_Y_N + i] - F[i]) / k->force_scale;
     r[3 + i] = (y[ROD_Y_M + i] - M[i]) / k->moment_scale;
@@ -463,7 +453,7 @@ static void end(void *user, const double *y, double *r, double *drdy) {
       drdy[(size_t)(ROD_Y_N + i) * 6 + i] = 1.0 / k->force_scale;
       drdy[(size_t)(ROD_Y_M + i) * 6 + 3 + i] = 1.0 / k->moment_scale;
     }
-    for (int j = 0; k->tip_body && j < ROD_NY; j++)
+    for (int j = 0; depends && j < ROD_NY; j++)
       for (int i = 0; i < 3; i++) {
         drdy[(size_t)j * 6 + i] -= dF[3 * j + i] / k->force_scale;
         drdy[(size_t)j * 6 + 3 + i] -= dM[3 * j + i] / k->moment_scale;

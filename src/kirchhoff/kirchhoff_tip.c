@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/v3.h"
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_rod.h"
 
 void kr_tip_body_init(rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;

@@ -25,7 +25,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kirchhoff/kirchhoff.h"
+#include "kirchhoff/kirchhoff_regrid.h"
 
 /* Boundaries tracked at once, and the placement's iterations at most. */
 enum { KR_BOUNDARIES = 8, KR_BOUNDARY_ITERATIONS = 30 };
@@ -176,7 +176,7 @@ static double box_gap_minimum(const rod_kirchhoff *k, const rod_obstacle *o,
 static bool point_contact(const rod_kirchhoff *k, const rod_obstacle *o, int i,
                           kr_boundary *B) {
   const int N = k->nodes;
-  if (i < 1 || i + 1 >= N || k->node_point[i] >= 0 ||
+  if (i < 1 || i + 1 >= N || k->loads.node_point[i] >= 0 ||
       kr_contact_pressing(k, i - 1) || kr_contact_pressing(k, i + 1))
     return false;
   double n[3], nn[3], R[9], d3[3];
@@ -251,8 +251,8 @@ static int find_boundaries(const rod_kirchhoff *k, kr_boundary *bd) {
       const int j = side < 0 ? i0 : i1;
       const int f1 = j + side, f2 = j + 2 * side;
       if (f2 < 0 || f2 >= N || kr_contact_pressing(k, f1) ||
-          kr_contact_pressing(k, f2) || k->node_point[j] >= 0 ||
-          k->node_point[f1] >= 0 || k->node_point[f2] >= 0 ||
+          kr_contact_pressing(k, f2) || k->loads.node_point[j] >= 0 ||
+          k->loads.node_point[f1] >= 0 || k->loads.node_point[f2] >= 0 ||
           nb >= KR_BOUNDARIES)
         continue;
       double R[9], d3[3], b[3];
@@ -329,9 +329,9 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
   double fs[KR_MAX_POINTS + KR_BOUNDARIES + 2];
   fix[nf] = 0;
   fs[nf++] = 0.0;
-  for (int p = 0; p < k->npoints; p++) {
-    fix[nf] = k->point_node[p];
-    fs[nf++] = k->s_base[k->point_node[p]];
+  for (int p = 0; p < k->loads.npoints; p++) {
+    fix[nf] = k->loads.point_node[p];
+    fs[nf++] = k->s_base[k->loads.point_node[p]];
   }
   fix[nf] = N - 1;
   fs[nf++] = k->s_base[N - 1];
@@ -368,15 +368,6 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
   }
   k->s[N - 1] = fs[nf - 1];
   return true;
-}
-
-void kr_grid_changed(rod_kirchhoff *k) {
-  k->len_max = 0;
-  for (int j = 0; j < k->intervals; j++) {
-    k->len[j] = k->s[j + 1] - k->s[j];
-    k->len_max = fmax(k->len_max, k->len[j]);
-  }
-  kr_set_precurvature(k);
 }
 
 int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
@@ -432,7 +423,7 @@ int kr_contact_touchdown(rod_kirchhoff *k, double *x, rod_step_stats *st) {
 /* A node that may move: neither the clamp, the tip, a point load's node
  * nor a pressed one. */
 static bool movable(const rod_kirchhoff *k, int i) {
-  return i > 0 && i + 1 < k->nodes && k->node_point[i] < 0 &&
+  return i > 0 && i + 1 < k->nodes && k->loads.node_point[i] < 0 &&
          !kr_contact_pressing(k, i);
 }
 

@@ -31,6 +31,7 @@
 #define ROD_RHS_H
 
 #include "core/v3.h"
+#include "kirchhoff/rod_loads.h"
 
 enum {
   ROD_Y_H = 0,
@@ -54,20 +55,18 @@ enum {
 typedef struct {
   double c0;       /* 1/s, BDF coefficient of the current step (0: statics) */
   double rho_area; /* kg/m */
-  double drag[3];  /* kg/m^2: C (paper), or C_n, C_n, C_t (normal) */
   double rho_inertia[3]; /* kg m: rho (I, I, J), 0 when neglected */
   double ki[3];          /* 1/(N m^2): 1 / (K (1 + c0 tau)) */
   double kse[3];         /* 1/N: 1 / (Kse (1 + c0 tau)) */
-  double bn[3];          /* N/m, world: -rhoA g - fbar */
   double av0[3];         /* e3 / (1 + c0 tau) (Cosserat) */
   double tau_fac;        /* s: tau / (1 + c0 tau) */
   int cosserat;
-  int drag_normal; /* the drag isotropic in the cross-section */
-  int rotary;      /* the cross-section's rotary inertia is kept */
+  int rotary; /* the cross-section's rotary inertia is kept */
   /* for the energy quadratures */
-  double K[3];       /* N m^2 */
-  double Kse[3];     /* N */
-  double gravity[3]; /* m/s^2 */
+  double K[3];   /* N m^2 */
+  double Kse[3]; /* N */
+  /* the distributed loads (rod_loads.h): dead, drag, gravity */
+  rod_loads_const loads;
 } rod_rhs_const;
 
 /* Data of the equations at one evaluation point that depend on s, not on
@@ -122,20 +121,20 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
 
   double wxq[3];
   v3_cross(wxq, w, q);
-  if (general && c->drag_normal) {
+  if (general && c->loads.drag_normal) {
     const double qp = sqrt(q[0] * q[0] + q[1] * q[1]);
     wk->qp = qp;
     for (int i = 0; i < 3; i++)
       a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
-             c->drag[i] * q[i] * (i < 2 ? qp : fabs(q[i]));
+             rod_loads_drag(&c->loads, q, qp, i, true);
   } else {
     for (int i = 0; i < 3; i++)
       a[i] = c->rho_area * (wxq[i] + c->c0 * q[i] + hp->Q[i]) +
-             c->drag[i] * q[i] * fabs(q[i]);
+             rod_loads_drag(&c->loads, q, 0.0, i, false);
   }
   double Ra[3];
   m3_mul_v(Ra, R, a);
-  v3_add(f + ROD_Y_N, Ra, c->bn);
+  v3_add(f + ROD_Y_N, Ra, c->loads.ns_dead);
 
   double uxq[3], uxw[3];
   v3_cross(uxq, u, q);
@@ -214,15 +213,16 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
 
   /* w x q = (w1 q2, 0, -w1 q0); the normal drag's |q_perp| is |q_1| (the
    * 3D path's arithmetic with q_2 = 0) */
-  wk->qp = general && c->drag_normal ? sqrt(q0 * q0) : fabs(q0);
+  const double *q = y + ROD_Y_Q;
+  wk->qp = general && c->loads.drag_normal ? sqrt(q0 * q0) : fabs(q0);
   a[0] = c->rho_area * (w1 * q2 + c->c0 * q0 + hp->Q[0]) +
-         c->drag[0] * q0 * wk->qp;
+         rod_loads_drag(&c->loads, q, wk->qp, 0, true);
   a[1] = 0.0;
   a[2] = c->rho_area * (-(w1 * q0) + c->c0 * q2 + hp->Q[2]) +
-         c->drag[2] * q2 * fabs(q2);
-  f[ROD_Y_N + 0] = (R[0] * a[0] + R[2] * a[2]) + c->bn[0];
+         rod_loads_drag(&c->loads, q, wk->qp, 2, true);
+  f[ROD_Y_N + 0] = (R[0] * a[0] + R[2] * a[2]) + c->loads.ns_dead[0];
   f[ROD_Y_N + 1] = 0.0;
-  f[ROD_Y_N + 2] = (R[6] * a[0] + R[8] * a[2]) + c->bn[2];
+  f[ROD_Y_N + 2] = (R[6] * a[0] + R[8] * a[2]) + c->loads.ns_dead[2];
 
   /* u x q = (u1 q2, 0, -u1 q0), u x w = 0 */
   const double uxq0 = u1 * q2, uxq2 = -(u1 * q0);
@@ -280,7 +280,7 @@ rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *w,
       e += c->Kse[i] * dv * dv;
     }
   fq[ROD_Q_EL] = 0.5 * e;
-  fq[ROD_Q_GS] = s * v3_dot(c->gravity, ps);
+  fq[ROD_Q_GS] = s * v3_dot(c->loads.gravity, ps);
 }
 
 /* Directional derivative of the right-hand side: df = (df/dy) dy, using the
@@ -324,17 +324,17 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
   double da[3], dwxq[3], wxdq[3];
   v3_cross(dwxq, dw, q);
   v3_cross(wxdq, w, dq);
-  for (int i = 0; i < 3; i++)
-    da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
-            2.0 * c->drag[i] * fabs(q[i]) * dq[i];
-  if (general &&
-      c->drag_normal) { /* d(|q_perp| q_i) = |q_perp| dq_i + q_i q.dq/|q_perp|
-                         */
+  if (general && c->loads.drag_normal) {
+    /* d(|q_perp| q_i) = |q_perp| dq_i + q_i q.dq/|q_perp| */
     const double qp = wk->qp;
     const double qdq = qp > 0 ? (q[0] * dq[0] + q[1] * dq[1]) / qp : 0.0;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
       da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
-              c->drag[i] * (qp * dq[i] + q[i] * qdq);
+              rod_loads_drag_tangent(&c->loads, q, qp, qdq, dq, i, true);
+  } else {
+    for (int i = 0; i < 3; i++)
+      da[i] = c->rho_area * (dwxq[i] + wxdq[i] + c->c0 * dq[i]) +
+              rod_loads_drag_tangent(&c->loads, q, 0.0, 0.0, dq, i, false);
   }
   v3_cross(t1, th, a);
   v3_add(t1, t1, da);
@@ -423,12 +423,14 @@ rod_rhs_tangent_planar(const rod_rhs_const *c, const double *y,
 
   /* dn_s = R (dtheta x a + da) */
   const double qp = wk->qp, qdq = qp > 0 ? q0 * dq0 / qp : 0.0;
+  const double *q = y + ROD_Y_Q, *dq = dy + ROD_Y_Q;
+  const bool normal = general && c->loads.drag_normal;
   const double da0 =
       c->rho_area * ((dw1 * q2 + w1 * dq2) + c->c0 * dq0) +
-      (general && c->drag_normal ? c->drag[0] * (qp * dq0 + q0 * qdq)
-                                 : 2.0 * c->drag[0] * fabs(q0) * dq0);
-  const double da2 = c->rho_area * ((-(dw1 * q0) + -(w1 * dq0)) + c->c0 * dq2) +
-                     2.0 * c->drag[2] * fabs(q2) * dq2;
+      rod_loads_drag_tangent(&c->loads, q, qp, qdq, dq, 0, normal);
+  const double da2 =
+      c->rho_area * ((-(dw1 * q0) + -(w1 * dq0)) + c->c0 * dq2) +
+      rod_loads_drag_tangent(&c->loads, q, qp, qdq, dq, 2, false);
   const double t0 = th1 * a[2] + da0, t2 = -(th1 * a[0]) + da2;
   df[ROD_Y_N + 0] = R[0] * t0 + R[2] * t2;
   df[ROD_Y_N + 1] = 0.0;
