@@ -14,6 +14,7 @@ import _thread
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -491,6 +492,100 @@ class Record(unittest.TestCase):
             sim.run(0.1, record="position", callback=stop)
         np.testing.assert_allclose(sim.trajectory["time"],
                                    [0.01, 0.012, 0.014, 0.016], atol=1e-15)
+
+
+class Sweep(unittest.TestCase):
+    SWEPT = ("[rod]\nlength = 0.3\n[time]\ndt = 2e-3\nduration = 0.05\n"
+             "[space]\nnodes = 30\n[tip]\nmass = 0.005\n")
+    # the weight release: cases the command line warns nothing about (the
+    # index of `rodsim sweep` also holds its sampling warnings)
+    VARY = {"rod.length": [0.35, 0.408, 0.45], "tip.mass": [0.01, 0.02]}
+
+    def test_executors_equal_the_command_line(self):
+        """rodsim.sweep by the library's threads, a ThreadPoolExecutor and
+        a ProcessPoolExecutor: the index of `rodsim sweep` (every array
+        but the wall time) and its case files (every dataset but the wall
+        time, bit for bit); again on the command line's directory: nothing
+        to run, its index as it is."""
+        import concurrent.futures as cf
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory() as d:
+            os.chdir(d)
+            try:
+                shutil.copy(os.path.join(DATA, "scenarios",
+                                         "weight_release.ini"), "rod.ini")
+                cli = subprocess.run(
+                    [RODSIM, "sweep", "rod.ini", "-o", "cli", "--set",
+                     "time.duration=0.05", "--vary",
+                     "rod.length=0.35,0.408,0.45", "--vary",
+                     "tip.mass=0.01,0.02", "--threads", "2"],
+                    capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 0, cli.stderr)
+                short = {"time.duration": 0.05}
+                got = {"cli": rodsim.sweep("rod.ini", self.VARY, "cli",
+                                           keys=short)}
+                with cf.ThreadPoolExecutor(2) as tp, \
+                        cf.ProcessPoolExecutor(2) as pp:
+                    for name, ex in (("lib", None), ("threads", tp),
+                                     ("processes", pp)):
+                        got[name] = rodsim.sweep("rod.ini", vary=self.VARY,
+                                                 out=name, executor=ex,
+                                                 keys=short)
+                ref = got["cli"]
+                self.assertEqual(ref["keys"], ["rod.length", "tip.mass"])
+                self.assertEqual(ref["text"][3].tolist(), ["0.408", "0.02"])
+                np.testing.assert_array_equal(ref["values"][:, 0],
+                                              [0.35, 0.35, 0.408, 0.408,
+                                               0.45, 0.45])
+                np.testing.assert_array_equal(ref["status"], [2] * 6)
+                self.assertTrue((ref["wall_time"] > 0).all())
+                np.testing.assert_allclose(ref["summary"]["time"], 0.05,
+                                           rtol=1e-12)
+                for name, idx in got.items():
+                    for k in ("keys", "file", "message", "warning"):
+                        self.assertEqual(list(idx[k]), list(ref[k]),
+                                         (name, k))
+                    for k in ("text", "values", "status"):
+                        np.testing.assert_array_equal(idx[k], ref[k],
+                                                      (name, k))
+                    for k, v in ref["summary"].items():
+                        np.testing.assert_array_equal(idx["summary"][k], v,
+                                                      (name, k))
+                self.same_case_files(["cli", "lib", "threads", "processes"])
+            finally:
+                os.chdir(cwd)
+
+    def same_case_files(self, dirs):
+        h5py = rodsim_h5py()
+        for c in range(6):
+            name = "case-%05d.h5" % c
+            with h5py.File(os.path.join(dirs[0], name), "r") as a:
+                for other in dirs[1:]:
+                    with h5py.File(os.path.join(other, name), "r") as b:
+                        sets = []
+                        a.visit(lambda n: sets.append(n) if isinstance(
+                            a[n], h5py.Dataset) else None)
+                        self.assertGreater(len(sets), 15)
+                        for n in sets:
+                            if n != "solver/wall_time":
+                                np.testing.assert_array_equal(
+                                    a[n][()], b[n][()], (other, name, n))
+
+    def test_bad_input_and_a_different_sweep(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "rod.ini")
+            with open(path, "w") as f:
+                f.write(self.SWEPT)
+            out = os.path.join(d, "out")
+            with self.assertRaises(rodsim.Error) as e:
+                rodsim.sweep(path, {"rod.lenght": [0.2]}, out)
+            self.assertIn("unknown key", str(e.exception))
+            idx = rodsim.sweep(path, {"rod.length": "0.2:0.3:2"}, out,
+                               threads=1)
+            np.testing.assert_array_equal(idx["values"][:, 0], [0.2, 0.3])
+            with self.assertRaises(rodsim.Error) as e:
+                rodsim.sweep(path, {"rod.length": "0.2:0.3:3"}, out)
+            self.assertIn("holds a different sweep", str(e.exception))
 
 
 class Tools(unittest.TestCase):

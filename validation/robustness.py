@@ -24,7 +24,14 @@ down, sideways and obliquely. The reference is the linear rod by
 Galerkin's method on 6 Euler-Bernoulli modes with the axial force of the
 rod's weight, u(t) = sum of its modes' cosines, over two periods.
 
+Every case runs by `rodsim sweep` (docs/scale.md): the static cases in one
+sweep (--static), the runs in another, each a row of a cases CSV over a
+base scenario, on --threads threads (default: the online cores); the
+outcome is read from the sweep's index (status, message, warnings) and
+each case's file.
+
 Usage: robustness.py [--quick] [--seed N] [--out DIR] [--replot]
+                     [--threads N]
 Writes DIR/robustness.csv, DIR/robustness.md and DIR/robustness.png
 (default validation/out). --quick: the fast subset of the test suite;
 --replot: the figure again from DIR/robustness.csv.
@@ -124,8 +131,9 @@ def static_case(c):
         "space": {"integrator": c["integrator"]},
         "solver": {"backend": c["backend"]},
     }
-    if c["backend"] == "rfem":
-        sec["rfem"] = {"segments": c.get("segments", 10)}
+    # every case sets it (a row of the sweep's cases): the Kirchhoff rod
+    # does not read it
+    sec["rfem"] = {"segments": c.get("segments", 10)}
     if c["model"] == "cosserat":
         nu = 0.3
         kappa = 6 * (1 + nu) / (7 + 6 * nu)
@@ -159,17 +167,13 @@ def said(err):
     return " | ".join(l.strip() for l in err.splitlines() if l.strip())
 
 
-def check_static(c, work):
-    sec, ref_args, L = static_case(c)
-    ini = os.path.join(work, "case.ini")
-    h5 = os.path.join(work, "case.h5")
-    write_ini(ini, sec)
-    if os.path.exists(h5):
-        os.remove(h5)
-    code, out, err, wall = run([RODSIM, "static", ini, "-o", h5])
+def judge_static(c, ref_args, L, case):
+    """The outcome of a static case from its sweep record (case: exit,
+    said, wall, file)."""
+    code, err = case["exit"], case["said"]
     row = dict(c)
-    row.update(kind="static", exit=code, wall=round(wall, 3),
-               stable_states=-1, tol=tolerance(c), message=said(err),
+    row.update(kind="static", exit=code, wall=round(case["wall"], 3),
+               stable_states=-1, tol=tolerance(c), message=err,
                ref_change=float("nan"))
     if code != 0:  # a refusal needs no reference
         row.update(error=float("nan"), outcome="refused" if err.strip()
@@ -179,7 +183,7 @@ def check_static(c, work):
     stable = [q for q in roots if q["index"] == 0]
     row["stable_states"] = len(stable)
     row["ref_change"] = max([q["change"] for q in stable] + [0.0]) / L
-    with h5py.File(h5, "r") as f:
+    with h5py.File(case["file"], "r") as f:
         tip = f["tip/position"][0]
         row["nodes"] = len(f["rod/s"])
     got = np.array([tip[0], tip[2]])
@@ -192,7 +196,7 @@ def check_static(c, work):
     all_errs = [np.linalg.norm(got - np.array(q["tip"])) / L for q in roots]
     if e <= row["tol"]:
         row["outcome"] = "match"
-    elif "warning" in err or "unstable" in out:
+    elif case["warned"]:
         row["outcome"] = "warned"
     elif all_errs and min(all_errs) <= row["tol"]:
         row["outcome"] = "SILENT UNSTABLE"
@@ -367,34 +371,30 @@ def dynamic_case(c):
     return sec, w, amp, n0, static_ref, L
 
 
-def check_dynamic(c, work):
-    sec, w, amp, n0, static_ref, L = dynamic_case(c)
-    ini = os.path.join(work, "case.ini")
-    h5 = os.path.join(work, "case.h5")
-    write_ini(ini, sec)
-    if os.path.exists(h5):
-        os.remove(h5)
-    code, out, err, wall = run([RODSIM, "run", ini, "-o", h5, "--quiet"])
+def judge_dynamic(c, w, amp, n0, static_ref, case):
+    """The outcome of a run from its sweep record and file."""
+    code, err = case["exit"], case["said"]
     A = amp.sum()
     higher = np.abs(amp[1:]).sum() / abs(A)
     # mode 1 within the time.dt warning's 5 %, the higher modes' share
     # twice (damped away or out of phase), 1 % for grid, model, nonlinearity
     tol = 0.05 + 2 * higher + 0.01
     row = dict(c)
-    row.update(kind="run", exit=code, wall=round(wall, 3), tol=tol,
-               message=said(err), stable_states=1, ref_change=0.0)
-    if code != 0 and not os.path.exists(h5):
+    row.update(kind="run", exit=code, wall=round(case["wall"], 3), tol=tol,
+               message=err, stable_states=1, ref_change=0.0)
+    if code != 0 and not os.path.exists(case["file"]):
         row.update(error=float("nan"),
                    outcome="refused" if err.strip() else "SILENT FAILURE")
         return row
     rest = [q for q in reference(static_ref) if q["index"] == 0]
     rest = np.array(rest[0]["tip"])
-    with h5py.File(h5, "r") as f:
-        t = f["time"][...]
-        tip = f["tip/position"][...]
+    with h5py.File(case["file"], "r") as f:
+        n = int(f["samples"][()])
+        t = f["time"][:n]
+        tip = f["tip/position"][:n]
     u = (tip[:, 0] - rest[0]) * n0[0] + (tip[:, 2] - rest[1]) * n0[1]
     truth = (amp[None, :] * np.cos(np.outer(t, w))).sum(axis=1)
-    e = float(np.max(np.abs(u - truth)) / abs(A))
+    e = float(np.max(np.abs(u - truth)) / abs(A)) if n else float("inf")
     if not np.all(np.isfinite(u)):
         e = float("inf")
     row["error"] = e
@@ -402,11 +402,75 @@ def check_dynamic(c, work):
         row["outcome"] = "refused" if err.strip() else "SILENT FAILURE"
     elif e <= tol:
         row["outcome"] = "match"
-    elif "warning" in err:
+    elif case["warned"]:
         row["outcome"] = "warned"
     else:
         row["outcome"] = "SILENT WRONG"
     return row
+
+
+# ---- the sweeps --------------------------------------------------------------
+
+EXIT = {2: 0, 3: 1, 4: 2}  # the index's complete, failed, refused as exits
+
+
+def flat(sec):
+    """{"section.key": text} of a scenario's sections."""
+    return {"%s.%s" % (name, k): str(v) for name, keys in sec.items()
+            for k, v in keys.items()}
+
+
+def sweep(kind, secs, work, threads):
+    """Run the scenarios secs (sections) by one `rodsim sweep` in
+    work/kind: the keys every case sets alike in its base scenario, the
+    others a row of a cases CSV each. Each case's exit (as `rodsim run`
+    would exit), what rodsim said (its message and warnings), whether it
+    warned, its wall time and file."""
+    rows = [flat(s) for s in secs]
+    keys = sorted(set().union(*rows))
+    for r in rows:
+        if set(r) != set(keys):
+            raise RuntimeError("%s: the cases set different keys" % kind)
+    same = [k for k in keys if len({r[k] for r in rows}) == 1]
+    varied = [k for k in keys if k not in same]
+    base = {}
+    for k in same:
+        section, _, name = k.rpartition(".")
+        base.setdefault(section, {})[name] = rows[0][k]
+    ini = os.path.join(work, kind + ".ini")
+    write_ini(ini, base)
+    table = os.path.join(work, kind + ".csv")
+    with open(table, "w", newline="") as f:
+        wr = csv.writer(f)
+        wr.writerow(varied)
+        for r in rows:
+            wr.writerow([r[k] for k in varied])
+    out = os.path.join(work, kind)
+    cmd = [RODSIM, "sweep", ini, "-o", out, "--cases", table, "--quiet"]
+    if threads:
+        cmd += ["--threads", str(threads)]
+    if kind == "static":
+        cmd.append("--static")
+    code, _, err, _ = run(cmd, timeout=24 * 3600)
+    if code not in (0, 1):
+        raise RuntimeError("rodsim sweep: exit %d: %s" % (code, err))
+    with h5py.File(os.path.join(out, "index.h5"), "r") as f:
+        status = f["status"][:]
+        message = [m.decode() for m in f["message"][:]]
+        warning = [w.decode() for w in f["warning"][:]]
+        wall = f["wall_time"][:]
+        files = [x.decode() for x in f["file"][:]]
+    cases = []
+    for i in range(len(rows)):
+        # a note on the static state (a fold passed) is no warning
+        warns = [w for w in warning[i].split("; ")
+                 if w and not w.startswith("static state:")]
+        cases.append({"exit": EXIT.get(int(status[i]), -1),
+                      "said": " | ".join(x for x in (message[i], warning[i])
+                                         if x),
+                      "warned": bool(warns), "wall": float(wall[i]),
+                      "file": os.path.join(out, files[i])})
+    return cases
 
 
 def dynamic_cases(quick, rng):
@@ -532,6 +596,8 @@ def main():
     ap.add_argument("--out", default=os.path.join("validation", "out"))
     ap.add_argument("--only", default="static,run")
     ap.add_argument("--replot", action="store_true")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="cases at once (default: the online cores)")
     args = ap.parse_args()
     if args.replot:
         plot(os.path.join(args.out, "robustness.csv"),
@@ -547,15 +613,24 @@ def main():
     rows = []
     t0 = time.time()
     try:
-        for i, (kind, c) in enumerate(cases):
-            row = (check_static if kind == "static" else check_dynamic)(
-                c, work)
+        statics = [c for kind, c in cases if kind == "static"]
+        runs = [c for kind, c in cases if kind == "run"]
+        made = [static_case(c) for c in statics]
+        judged = [judge_static(c, m[1], m[2], r) for c, m, r in zip(
+            statics, made, sweep("static", [m[0] for m in made], work,
+                                 args.threads) if made else [])]
+        made = [dynamic_case(c) for c in runs]
+        judged += [judge_dynamic(c, *m[1:5], r) for c, m, r in zip(
+            runs, made, sweep("run", [m[0] for m in made], work,
+                              args.threads) if made else [])]
+        for i, row in enumerate(judged):
             rows.append(row)
             if row["outcome"] not in ("match",) or not args.quick:
                 print("%4d %-7s %-9s %-4s %-5s %-6s %-14s err %.3g tol %.3g "
-                      "%s %s" % (i, kind, row["model"], row["backend"][:4],
-                                 row["integrator"], row["direction"],
-                                 row["outcome"], row["error"], row["tol"],
+                      "%s %s" % (i, row["kind"], row["model"],
+                                 row["backend"][:4], row["integrator"],
+                                 row["direction"], row["outcome"],
+                                 row["error"], row["tol"],
                                  "%.1fs" % row["wall"], row["message"][:160]),
                       flush=True)
     finally:

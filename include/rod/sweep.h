@@ -219,6 +219,9 @@ int rod_sweep_record(rod_sweep *s, int c, const rod_case_record *rec);
 int rod_sweep_cases(const rod_sweep *s);
 /* The status of case c in the index. */
 int rod_sweep_status(const rod_sweep *s, int c);
+/* Case c's record as the index holds it (status, texts, wall time,
+ * figures): ROD_EINVAL for c out of range, ROD_EIO when unreadable. */
+int rod_sweep_get_record(const rod_sweep *s, int c, rod_case_record *rec);
 /* DIR/index.h5 */
 const char *rod_sweep_index(const rod_sweep *s);
 

@@ -8,6 +8,10 @@ with NumPy arrays. docs/embedding.md.
     run = sim.run(0.5, record="position")   # time, tip, s, position
     print(run["tip"][-1], sim)
 
+rodsim.sweep(scenario, vary={...}, out=DIR, executor=None) runs many
+cases as `rodsim sweep` does (docs/scale.md), on any
+concurrent.futures executor, and returns the index as NumPy arrays.
+
 Errors raise rodsim.Error (a ValueError) carrying the library's one-line
 message, the same as the command line prints: "FILE: KEY: MESSAGE".
 python3 -m rodsim.plot RUN.h5 and python3 -m rodsim.animate RUN.h5 plot
@@ -18,9 +22,10 @@ from ._lib import Error, library_path
 from ._scenario import Scenario
 from ._sim import Sim
 from ._calibrate import calibrate, load
+from ._sweep import sweep
 
-__all__ = ["Error", "Scenario", "Sim", "calibrate", "load", "version",
-           "revision", "library_path"]
+__all__ = ["Error", "Scenario", "Sim", "calibrate", "load", "sweep",
+           "version", "revision", "library_path"]
 
 
 def version():

@@ -207,9 +207,10 @@ static hid_t make_dataset(hid_t file, int i, int cases, int keys,
   return ds;
 }
 
-/* Rows [row, row + rows) of dataset i from buf (their whole width). */
-static int write_rows(sweep_index *ix, int i, hsize_t row, hsize_t rows,
-                      size_t width, const void *buf) {
+/* Rows [row, row + rows) of dataset i (their whole width) written from
+ * buf, or read into it. */
+static int rows_io(sweep_index *ix, int i, hsize_t row, hsize_t rows,
+                   size_t width, void *buf, bool write) {
   hid_t ds = ix->ds[i];
   hid_t fs = H5Dget_space(ds);
   hsize_t dims[2] = {0, 0}, start[2] = {row, 0}, count[2];
@@ -219,11 +220,17 @@ static int write_rows(sweep_index *ix, int i, hsize_t row, hsize_t rows,
   H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
   hid_t ms = H5Screate_simple(rank, count, NULL);
   hid_t mt = mem_type_of(&defs[i], width);
-  herr_t e = H5Dwrite(ds, mt, ms, fs, H5P_DEFAULT, buf);
+  herr_t e = write ? H5Dwrite(ds, mt, ms, fs, H5P_DEFAULT, buf)
+                   : H5Dread(ds, mt, ms, fs, H5P_DEFAULT, buf);
   H5Tclose(mt);
   H5Sclose(ms);
   H5Sclose(fs);
   return e < 0 ? ROD_EIO : ROD_OK;
+}
+
+static int write_rows(sweep_index *ix, int i, hsize_t row, hsize_t rows,
+                      size_t width, const void *buf) {
+  return rows_io(ix, i, row, rows, width, (void *)buf, true);
 }
 
 /* texts (n strings) packed into rows of width bytes. */
@@ -530,25 +537,39 @@ int sweep_index_set_status(sweep_index *ix, int c, int status) {
   return st;
 }
 
-int sweep_index_record(sweep_index *ix, int c, const rod_case_record *rec) {
+/* Case c's record written from rec or read into it: texts and figures
+ * (not the status). */
+static int record_io(sweep_index *ix, int c, rod_case_record *rec, bool write) {
   const hsize_t row = (hsize_t)c;
-  int st = write_rows(ix, IX_MESSAGE, row, 1, ROD_SWEEP_TEXT, rec->message);
+  int st = rows_io(ix, IX_MESSAGE, row, 1, ROD_SWEEP_TEXT, rec->message, write);
   if (st == ROD_OK)
-    st = write_rows(ix, IX_WARNING, row, 1, ROD_SWEEP_TEXT, rec->warning);
+    st = rows_io(ix, IX_WARNING, row, 1, ROD_SWEEP_TEXT, rec->warning, write);
   const struct {
     int i;
-    const double *v;
+    double *v;
   } figures[] = {
       {IX_WALL, &rec->wall_time},     {IX_TIME, &rec->time},
       {IX_TIP_FINAL, rec->tip_final}, {IX_TIP_MIN, rec->tip_min},
       {IX_TIP_MAX, rec->tip_max},     {IX_FREQUENCY, &rec->frequency},
       {IX_DRIFT, &rec->energy_drift}, {IX_ERROR, &rec->error_estimate}};
   for (size_t k = 0; k < sizeof figures / sizeof *figures && st == ROD_OK; k++)
-    st = write_rows(ix, figures[k].i, row, 1, 0, figures[k].v);
+    st = rows_io(ix, figures[k].i, row, 1, 0, figures[k].v, write);
+  return st;
+}
+
+int sweep_index_record(sweep_index *ix, int c, const rod_case_record *rec) {
+  int st = record_io(ix, c, (rod_case_record *)rec, true);
   if (st == ROD_OK)
     st = flush(ix);
   if (st == ROD_OK)
     st = sweep_index_set_status(ix, c, rec->status);
+  return st;
+}
+
+int sweep_index_read(sweep_index *ix, int c, rod_case_record *rec) {
+  rod_case_record_init(rec, ix->status[c]);
+  int st = record_io(ix, c, rec, false);
+  rec->message[ROD_SWEEP_TEXT - 1] = rec->warning[ROD_SWEEP_TEXT - 1] = '\0';
   return st;
 }
 

@@ -74,6 +74,8 @@ int sweep_index_set_status(sweep_index *ix, int c, int status);
  * after them in a flush of its own, so a status counts only whole
  * records. */
 int sweep_index_record(sweep_index *ix, int c, const rod_case_record *rec);
+/* Case c's record as the index holds it (its status as last written). */
+int sweep_index_read(sweep_index *ix, int c, rod_case_record *rec);
 /* Close (the file stays whole at any moment before). */
 int sweep_index_close(sweep_index *ix);
 

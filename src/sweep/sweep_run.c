@@ -383,6 +383,18 @@ int rod_sweep_status(const rod_sweep *s, int c) {
   return status;
 }
 
+int rod_sweep_get_record(const rod_sweep *s, int c, rod_case_record *rec) {
+  if (c < 0 || c >= s->def->ncases || !rec)
+    return ROD_EINVAL;
+  rod_sweep *w = (rod_sweep *)s;
+  int st = ix_begin(w);
+  if (st != ROD_OK)
+    return st;
+  st = sweep_index_read(w->ix, c, rec);
+  ix_end(w);
+  return st;
+}
+
 const char *rod_sweep_index(const rod_sweep *s) { return s->index_path; }
 
 int rod_sweep_close(rod_sweep *s) {
