@@ -4,8 +4,6 @@
 #define _GNU_SOURCE /* renameat2 */
 #include "io/outfile.h"
 
-#include "rod/export.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -187,7 +185,7 @@ static int check_existing(const rod_outfile *o, const struct stat *st,
   /* any file rodsim wrote: its xattr, its HDF5 attribute, its XDMF
    * description's mark, or the mark of this output */
   const bool ours = rodsim_xattr(o->path) || rodsim_hdf5(o->path) ||
-                    rod_export_is_xdmf(o->path) ||
+                    rodsim_text(o->path, ROD_XDMF_MARK) ||
                     (r->kind == ROD_OUT_TEXT && rodsim_text(o->path, r->mark));
   if (ours)
     return ROD_OK;

@@ -31,6 +31,10 @@
 #include "rod/scenario.h"
 #include "rod/status.h"
 
+/* How an XDMF description rodsim writes begins its second line (src/io/
+ * xdmf.c writes it; an output check recognises rodsim's description by it). */
+#define ROD_XDMF_MARK "<!-- rodsim: the rod of "
+
 /* How a file rodsim wrote before is recognised. */
 typedef enum {
   ROD_OUT_HDF5, /* an HDF5 file with the root attribute rodsim_version */

@@ -27,7 +27,7 @@
 #include "io/writers.h"
 
 /* The comment that opens every file this writer makes. */
-#define XDMF_MARK "<!-- rodsim: the rod of "
+#define XDMF_MARK ROD_XDMF_MARK
 
 /* Characters of path escaped for an XML text or attribute. */
 static void put_escaped(FILE *out, const char *text) {
