@@ -11,13 +11,20 @@
  * extents and attributes of any type. Then the readers fuzz_hdf5 calls
  * read it: rod_shape_read and rod_run_positions_read. What they accept
  * holds finite values and increasing times; what they refuse is one error
- * with a message; no HDF5 object stays open. */
+ * with a message; no HDF5 object stays open. Then the exporters, which
+ * read a run's file their own way (/rod/s, the datasets of its groups, the
+ * scenario the file records: drawn too): rod_export_xdmf and
+ * rod_export_vtk write their files or refuse with a message, leaving no
+ * .part or .lock file and no HDF5 object open. */
+#include <dirent.h>
 #include <float.h>
 #include <hdf5.h>
 #include <math.h>
+#include <sys/stat.h>
 
 #include "fuzz_util.h"
 #include "io/runfile.h"
+#include "rod/export.h"
 #include "rod/shape.h"
 
 /* The input as a stream of choices; 0 once it is used up. */
@@ -270,6 +277,39 @@ static void put(choices *c, hid_t f, const char *name, hid_t nominal_type,
   H5Tclose(type);
 }
 
+/* The root attribute `scenario`: none, a scenario that reads (hollow or
+ * not), text of the input's bytes, or a number. */
+static void put_scenario(choices *c, hid_t f) {
+  unsigned k = take(c, 5);
+  if (k == 0)
+    return;
+  char text[80] = "";
+  if (k == 1)
+    snprintf(text, sizeof text, "[rod]\ndiameter = 0.004\n");
+  else if (k == 2)
+    snprintf(text, sizeof text,
+             "[rod]\ndiameter = 0.004\ninner_diameter = 0.002\n");
+  else
+    for (size_t i = 0, n = take(c, sizeof text); i < n; i++)
+      text[i] = (char)(1 + take(c, 255));
+  hid_t as = H5Screate(H5S_SCALAR);
+  hid_t type = H5Tcopy(k == 4 ? H5T_STD_I32LE : H5T_C_S1);
+  if (k != 4)
+    H5Tset_size(type, take(c, 2) ? H5T_VARIABLE : strlen(text) + 1);
+  hid_t a = H5Acreate2(f, "scenario", type, as, H5P_DEFAULT, H5P_DEFAULT);
+  if (a >= 0) {
+    const char *v = text;
+    int one = 1;
+    H5Awrite(a, type,
+             k == 4                         ? (const void *)&one
+             : H5Tis_variable_str(type) > 0 ? (const void *)&v
+                                            : (const void *)text);
+    H5Aclose(a);
+  }
+  H5Tclose(type);
+  H5Sclose(as);
+}
+
 /* The file the input describes, as fuzz_file's scratch file: built in
  * memory (the core driver), written out at its close. (An image taken
  * while the file is open is marked open for writing in the latest
@@ -314,6 +354,20 @@ static const char *write_file(choices *c) {
     H5Sclose(as);
     H5Tclose(type);
   }
+  /* what the exporters read besides (drawn last: the earlier choices of
+   * the corpus's inputs keep their meaning) */
+  const hsize_t n1[1] = {N}, tip[2] = {T, 3};
+  const char *groups[] = {"/tip", "/energy"};
+  for (int i = 0; i < 2; i++) {
+    hid_t g = H5Gcreate2(f, groups[i], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g >= 0)
+      H5Gclose(g);
+  }
+  put(c, f, "/rod/s", H5T_IEEE_F64LE, 1, n1);
+  put(c, f, "/tip/position", H5T_IEEE_F64LE, 2, tip);
+  put(c, f, "/energy/kinetic", H5T_IEEE_F64LE, 1, t1);
+  put(c, f, "/rod/velocity", H5T_IEEE_F64LE, 3, pos);
+  put_scenario(c, f);
   if (H5Fclose(f) < 0)
     abort();
   return path;
@@ -326,6 +380,59 @@ static void refused(int st, const rod_error *err, const char *path) {
     fprintf(stderr, "refused: %s: %s\n", err->key, err->message);
   FUZZ_CHECK(st == ROD_EINVAL || st == ROD_ENOMEM);
   FUZZ_CHECK(err->message[0] && strcmp(err->file, path) == 0);
+}
+
+/* An export's outcome: written (its counts) or refused with a message. */
+static void exported(int st, const rod_export_info *info, const rod_error *err,
+                     const char *what) {
+  if (getenv("FUZZ_VERBOSE"))
+    fprintf(stderr, "%s: %s\n", what, st == ROD_OK ? "written" : err->message);
+  if (st == ROD_OK)
+    FUZZ_CHECK(info->samples >= 1 && info->points >= 2);
+  else
+    FUZZ_CHECK((st == ROD_EINVAL || st == ROD_ENOMEM) && err->message[0]);
+}
+
+/* Remove the files of folder dir (and it): each a .vtp or .pvd, none a
+ * .part or .lock left behind. */
+static void remove_copy(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct dirent *e;
+  char path[1200];
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    const char *dot = strrchr(e->d_name, '.');
+    FUZZ_CHECK(dot && (strcmp(dot, ".vtp") == 0 || strcmp(dot, ".pvd") == 0));
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+/* The exporters on the file at path. */
+static void export_both(const char *path) {
+  char xdmf[600], dir[600], part[700], lock[700];
+  snprintf(xdmf, sizeof xdmf, "%s.xdmf", path);
+  snprintf(dir, sizeof dir, "%s_vtk", path);
+  rod_export_info info;
+  rod_error err = {{0}, {0}, {0}, 0};
+  int st = rod_export_xdmf(path, xdmf, &info, &err);
+  exported(st, &info, &err, "xdmf");
+  FUZZ_CHECK((access(xdmf, F_OK) == 0) == (st == ROD_OK));
+  snprintf(part, sizeof part, "%s.part", xdmf);
+  snprintf(lock, sizeof lock, "%s.lock", xdmf);
+  FUZZ_CHECK(access(part, F_OK) != 0 && access(lock, F_OK) != 0);
+  unlink(xdmf);
+  FUZZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+  memset(&err, 0, sizeof err);
+  st = rod_export_vtk(path, dir, &info, &err);
+  exported(st, &info, &err, "vtk");
+  remove_copy(dir);
+  FUZZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -373,5 +480,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     refused(st, &err, path);
   }
   FUZZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+  export_both(path);
   return 0;
 }
