@@ -875,6 +875,7 @@ static int check_pair(writer_pair *p, bool held) {
  * other. */
 static void writer_pairs(int count, bool hdf5_locking, bool held) {
   write_scenario("good.ini", "");
+  const double t0 = now();
   int refusals = 0;
   for (int round = 0; round < count / AT_ONCE; round++) {
     int barrier[2];
@@ -930,6 +931,12 @@ static void writer_pairs(int count, bool hdf5_locking, bool held) {
     keep[k + 1] = names[k];
   }
   expect_only(keep, AT_ONCE + 1);
+  fprintf(stderr,
+          "%d writer pairs, HDF5's lock %s, %s: %d complete files, %d "
+          "refusals, %.1f s\n",
+          count, hdf5_locking ? "on" : "off",
+          held ? "the first holding its lock" : "any interleaving", count,
+          refusals, now() - t0);
   if (held)
     ck_assert_int_eq(refusals, count);
 }
