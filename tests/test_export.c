@@ -219,14 +219,16 @@ START_TEST(killed_run_exported) {
     _exit(98);
   }
   /* the file appears once its first sample is flushed; a second later
-   * (flushes every second) more samples are whole. The wait for the file
-   * grows with the setup's slowdown (valgrind: 40 times) */
+   * (flushes every second) more samples are whole. Both waits grow with
+   * the setup's slowdown (valgrind: 40 times; there 1.5 s after the file
+   * appeared held no second flush) */
   const char *slower = getenv("CK_TIMEOUT_MULTIPLIER");
-  const int tries = 6000 * (slower && atoi(slower) > 1 ? atoi(slower) : 1);
+  const int times = slower && atoi(slower) > 1 ? atoi(slower) : 1;
   struct timespec poll = {0, 5000000};
-  for (int i = 0; i < tries && access(out, F_OK) != 0; i++)
+  for (int i = 0; i < 6000 * times && access(out, F_OK) != 0; i++)
     nanosleep(&poll, NULL);
-  struct timespec wait = {1, 500000000};
+  const double after = 1.5 * times;
+  struct timespec wait = {(time_t)after, (long)(1e9 * (after - (time_t)after))};
   nanosleep(&wait, NULL);
   kill(pid, SIGKILL);
   int st;
