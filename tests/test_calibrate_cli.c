@@ -1,8 +1,11 @@
 /* Calibration's input (docs/commands.md, docs/files.md): the keys and the
  * data a fit refuses, and `rodsim calibrate`'s output (the fitted
- * scenario, a shape file as data) and exit statuses. */
+ * scenario, a shape file as data), exit statuses and Ctrl-C (the best point
+ * so far written). */
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calibrateutil.h"
@@ -292,6 +295,56 @@ START_TEST(cli_simulation_failure_exits_1) {
 }
 END_TEST
 
+/* Ctrl-C during a fit: rodsim stops within a time step and writes the best
+ * point simulated so far, its [fit] section marked interrupted and not
+ * converged, and exits 130. The fit (1000 steps a simulation, started
+ * off the truth) takes seconds; the signal goes once its first point is
+ * reported (a progress line each report: RODSIM_PROGRESS_INTERVAL = 0). */
+START_TEST(cli_interrupt_writes_the_best_point) {
+  const char *exe = getenv("RODSIM");
+  ck_assert_msg(exe != NULL, "RODSIM not set");
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    if (chdir(cli_dir) != 0 || !freopen("out.txt", "w", stdout) ||
+        !freopen("err.txt", "w", stderr))
+      _exit(127);
+    setenv("RODSIM_PROGRESS_INTERVAL", "0", 1);
+    execl(exe, exe, "calibrate", "rod.ini", "--data", "tip.csv", "--threads",
+          "1", "--set", "time.dt=2e-4", "--set", "rod.bending_stiffness=0.05",
+          "-o", "fitted.ini", (char *)NULL);
+    _exit(127);
+  }
+  /* the first point reported (at most 30 s on a loaded machine) */
+  for (int k = 0; k < 3000 && !strstr(read_text("err.txt"), "simulations, rms");
+       k++)
+    nanosleep(&(struct timespec){0, 10000000}, NULL);
+  ck_assert_ptr_nonnull(strstr(read_text("err.txt"), "simulations, rms"));
+  kill(pid, SIGINT);
+  int w;
+  ck_assert_int_eq(waitpid(pid, &w, 0), pid);
+  const char *err = read_text("err.txt");
+  ck_assert_msg(WIFEXITED(w) && WEXITSTATUS(w) == 130, "status %d: %s", w, err);
+  ck_assert_msg(strstr(err, "interrupted (SIGINT)") &&
+                    strstr(err, "the best point so far is written, not "
+                                "converged"),
+                "%s", err);
+  ck_assert_ptr_null(strchr(err, '\r')); /* a pipe: plain lines */
+  const char *fit = strstr(read_text("fitted.ini"), "\n[fit]\n");
+  ck_assert_ptr_nonnull(fit);
+  ck_assert_ptr_nonnull(strstr(fit, "(interrupted, not converged)"));
+  ck_assert_ptr_nonnull(strstr(fit, "\nstd_error = inf inf inf\n"));
+  /* a scenario every command reads, its values positive */
+  rod_scenario fitted;
+  rod_error e;
+  rod_scenario_default(&fitted);
+  ck_assert_int_eq(rod_scenario_load(&fitted, in_dir("fitted.ini"), &e),
+                   ROD_OK);
+  ck_assert(fitted.rod.bending_stiffness > 0 && fitted.rod.density > 0 &&
+            fitted.rod.drag > 0);
+}
+END_TEST
+
 static Suite *calibrate_cli_suite(void) {
   Suite *s = suite_create("calibrate_cli");
   TCase *tc = tcase_create("input");
@@ -305,6 +358,7 @@ static Suite *calibrate_cli_suite(void) {
   tcase_add_test(tc, cli_fits_a_shape_file);
   tcase_add_test(tc, cli_bad_input_exits_2);
   tcase_add_test(tc, cli_simulation_failure_exits_1);
+  tcase_add_test(tc, cli_interrupt_writes_the_best_point);
   suite_add_tcase(s, tc);
   return s;
 }

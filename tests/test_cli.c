@@ -184,6 +184,24 @@ START_TEST(set_and_output_override) {
 }
 END_TEST
 
+/* --set rod.diameter=1 on the 0.3 m rod (metres for millimetres): one line
+ * for the diameter, one for a rod shorter than 10 diameters; the run goes
+ * on. */
+START_TEST(unit_slip_warns) {
+  make_dir();
+  write_file("good.ini", good);
+  char err[4096];
+  int st = rodsim("static good.ini --quiet -o s.h5 --set rod.diameter=1", err,
+                  sizeof err);
+  ck_assert_msg(st == 0, "exit %d: %s", st, err);
+  ck_assert_msg(count_lines(err) == 2, "%s", err);
+  ck_assert_ptr_nonnull(strstr(err, "good.ini: rod.diameter: warning: 1 m is "
+                                    "more than 0.1 m"));
+  ck_assert_ptr_nonnull(strstr(err, "good.ini: rod.length: warning: 0.3 m is "
+                                    "0.3 diameters"));
+}
+END_TEST
+
 /* An impulse shorter than four steps: a one-line warning, and the run goes
  * on; a resolved one: no warning. */
 START_TEST(under_resolved_impulse_warns) {
@@ -477,6 +495,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, set_and_output_override);
   tcase_add_test(tc, failure_keeps_converged_steps);
   tcase_add_test(tc, under_resolved_impulse_warns);
+  tcase_add_test(tc, unit_slip_warns);
   tcase_add_test(tc, energy_growth_warns);
   tcase_add_test(tc, coarse_grid_warns);
   tcase_add_test(tc, coarse_time_step_warns);

@@ -1,7 +1,7 @@
 /* The scenario loader: the key reference (every key documented, every
  * default valid), named sections, the canonical text read back to the same
  * scenario, range checks of values set in code, and messages that name the
- * line and the nearest key. */
+ * line and the nearest key; the warnings that name a likely unit slip. */
 #include <string.h>
 
 #include "rod/scenario.h"
@@ -219,6 +219,130 @@ START_TEST(messages_suggest_and_locate) {
 }
 END_TEST
 
+/* ---- warnings: likely unit slips -----------------------------------------*/
+
+/* The unit warnings of the default scenario with `set` ("section.key=value"
+ * items, NULL-terminated) applied; at most 8 into w. */
+static int unit_warnings(const char *const *set, rod_warning *w) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  rod_error err;
+  for (int i = 0; set[i]; i++) {
+    char section[32], key[64];
+    const char *dot = strchr(set[i], '.'), *eq = strchr(set[i], '=');
+    snprintf(section, sizeof section, "%.*s", (int)(dot - set[i]), set[i]);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    ck_assert_int_eq(rod_scenario_set_key(&sc, section, key, eq + 1, &err),
+                     ROD_OK);
+  }
+  ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_OK);
+  return rod_scenario_warnings(&sc, ROD_WARN_UNITS, w, 8);
+}
+
+/* exactly one warning, about key, holding needle */
+static void one_slip(const char *const *set, const char *key,
+                     const char *needle) {
+  rod_warning w[8];
+  const int n = unit_warnings(set, w);
+  ck_assert_msg(n == 1, "%s: %d warnings (%s: %s)", set[0], n,
+                n ? w[0].key : "", n ? w[0].message : "");
+  ck_assert_str_eq(w[0].key, key);
+  ck_assert_msg(strstr(w[0].message, needle), "%s", w[0].message);
+  ck_assert_ptr_null(strchr(w[0].message, '\n'));
+}
+
+/* A modulus in GPa or MPa, a density in g/mm^3 or kg/mm^3: more than 100
+ * times outside the engineering materials (polymer foams to tungsten,
+ * silicone elastomers to diamond); real rods at both ends are not. */
+START_TEST(material_unit_slips_warn) {
+  one_slip((const char *const[]){"rod.youngs_modulus=200", NULL},
+           "rod.youngs_modulus", "not 200 as in GPa");
+  one_slip((const char *const[]){"rod.youngs_modulus=2e15", NULL},
+           "rod.youngs_modulus", "above the stiffest");
+  one_slip((const char *const[]){"rod.shear_modulus=80", NULL},
+           "rod.shear_modulus", "below the softest");
+  one_slip((const char *const[]){"rod.density=7.85e-3", NULL}, "rod.density",
+           "below the lightest");
+  one_slip((const char *const[]){"rod.density=7.85e-6", NULL}, "rod.density",
+           "steel is 7850 kg/m^3");
+  one_slip((const char *const[]){"rod.density=7.85e6", NULL}, "rod.density",
+           "above the densest");
+  /* silicone (3e4 Pa at 1070 kg/m^3), expanded foam, osmium-dense tungsten
+   * carbide and diamond's modulus are materials, not slips */
+  rod_warning w[8];
+  const char *const real[][4] = {
+      {"rod.youngs_modulus=3e4", "rod.shear_modulus=1e4", "rod.density=1070",
+       NULL},
+      {"rod.density=15", "rod.youngs_modulus=1.2e12", NULL},
+      {"rod.density=22000", "rod.shear_modulus=5e11", NULL}};
+  for (int k = 0; k < 3; k++)
+    ck_assert_msg(unit_warnings(real[k], w) == 0, "%s: %s", real[k][0],
+                  w[0].message);
+  /* a given bending stiffness makes E unused on the Kirchhoff rod */
+  ck_assert_int_eq(unit_warnings((const char *const[]){"rod.youngs_modulus=200",
+                                                       "rod.bending_stiffness="
+                                                       "0.03",
+                                                       NULL},
+                                 w),
+                   0);
+}
+END_TEST
+
+/* Lengths: a diameter above 0.1 m or a length above 100 m (millimetres
+ * for metres), and a rod shorter than 10 diameters, where rod theory does
+ * not hold. */
+START_TEST(geometry_unit_slips_warn) {
+  one_slip((const char *const[]){"rod.length=20", "rod.diameter=1.42", NULL},
+           "rod.diameter", "rod.diameter = 0.00142");
+  one_slip((const char *const[]){"rod.length=408", NULL}, "rod.length",
+           "rod.length = 0.408");
+  one_slip((const char *const[]){"rod.length=0.3", "rod.diameter=0.05", NULL},
+           "rod.length", "shorter than the 10 diameters");
+  /* --set rod.diameter=1 on a 0.3 m rod: too thick and too short */
+  rod_warning w[8];
+  ck_assert_int_eq(
+      unit_warnings(
+          (const char *const[]){"rod.length=0.3", "rod.diameter=1", NULL}, w),
+      2);
+  ck_assert_str_eq(w[0].key, "rod.diameter");
+  ck_assert_str_eq(w[1].key, "rod.length");
+  /* 10 diameters, 0.1 m thick, 100 m long: rods still */
+  ck_assert_int_eq(
+      unit_warnings(
+          (const char *const[]){"rod.length=0.5", "rod.diameter=0.05", NULL},
+          w),
+      0);
+  ck_assert_int_eq(
+      unit_warnings(
+          (const char *const[]){"rod.length=100", "rod.diameter=0.1", NULL}, w),
+      0);
+}
+END_TEST
+
+/* No shipped scenario draws any warning, of any kind. */
+START_TEST(shipped_scenarios_do_not_warn) {
+  const char *data = getenv("RODSIM_DATA");
+  ck_assert_msg(data != NULL, "RODSIM_DATA not set");
+  const char *names[] = {
+      "cantilever_table",  "cosserat_cantilever",  "first_rod",
+      "flexible_pendulum", "flexible_pendulum_pd", "impulse",
+      "pendulum_post",     "rod_on_table",         "weight_release"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/%s.ini", data, names[k]);
+    rod_scenario sc;
+    rod_error err;
+    rod_scenario_default(&sc);
+    ck_assert_int_eq(rod_scenario_load(&sc, path, &err), ROD_OK);
+    ck_assert_int_eq(rod_scenario_validate(&sc, &err), ROD_OK);
+    rod_warning w[4];
+    const int n = rod_scenario_warnings(&sc, ROD_WARN_ALL, w, 4);
+    ck_assert_msg(n == 0, "%s: %s: %s", names[k], n ? w[0].key : "",
+                  n ? w[0].message : "");
+  }
+}
+END_TEST
+
 static Suite *scenario_suite(void) {
   Suite *s = suite_create("scenario");
   TCase *tc = tcase_create("keys");
@@ -228,6 +352,11 @@ static Suite *scenario_suite(void) {
   tcase_add_test(tc, messages_suggest_and_locate);
   tcase_add_test(tc, cross_key_checks);
   tcase_add_test(tc, file_names_relative_to_the_scenario);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("warnings");
+  tcase_add_test(tc, material_unit_slips_warn);
+  tcase_add_test(tc, geometry_unit_slips_warn);
+  tcase_add_test(tc, shipped_scenarios_do_not_warn);
   suite_add_tcase(s, tc);
   return s;
 }

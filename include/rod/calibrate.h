@@ -57,13 +57,21 @@ typedef enum {
   ROD_CALIB_STOP_SMALL_GRADIENT, /* the gradient vanished: a minimum */
   ROD_CALIB_STOP_MAX_ITERATIONS,
   ROD_CALIB_STOP_NO_PROGRESS, /* damping exhausted without decrease */
-  ROD_CALIB_STOP_FAILED       /* a simulation failed where it mattered */
+  ROD_CALIB_STOP_FAILED,      /* a simulation failed where it mattered */
+  ROD_CALIB_STOP_INTERRUPTED  /* the options' stop asked for it: the best
+                                 point so far */
 } rod_calib_stop;
 
 /* Called after every simulation of the base point (a trial step or the
  * start): values of the fitted keys, rms residual (m), simulations so far. */
 typedef void (*rod_calib_progress_fn)(const double *values, double rms,
                                       int simulations, void *user);
+
+/* Asked at every time step of every simulation of the fit and between
+ * them, from the fit's threads (so it must be safe to call from any
+ * thread, e.g. reading an atomic flag a signal handler sets): non-zero
+ * stops the fit within a step of each simulation running. */
+typedef int (*rod_calib_stop_fn)(void *user);
 
 typedef struct {
   rod_calib_objective objective;
@@ -80,6 +88,8 @@ typedef struct {
                             and the scenario fits the trajectory better */
   rod_calib_progress_fn progress; /* may be NULL */
   void *progress_user;
+  rod_calib_stop_fn stop; /* may be NULL */
+  void *stop_user;
 } rod_calib_options;
 
 typedef struct {
@@ -97,7 +107,13 @@ typedef struct {
   bool from_prefit;       /* the trajectory fit started from the pre-fit */
   int threads;            /* threads used */
   double wall_time;       /* s */
-  bool converged;         /* false: stopped at max_iterations */
+  bool converged;         /* false: stopped at max_iterations, or by the
+                             options' stop (then value holds the best
+                             point simulated so far, the start if none,
+                             std_error is INFINITY, and rms_residual NAN
+                             when no point of the objective was simulated:
+                             none yet, or stopped in the features pre-fit,
+                             whose best point value then holds) */
   rod_calib_stop stop;
 } rod_calib_result;
 
@@ -116,12 +132,12 @@ int rod_calib_set_keys(rod_calib_options *o, const char *list, const char *file,
  * starts from a physical prior where there is one (drag: a circular
  * cylinder in still air, 0.5 rho_air C_D d) and is ROD_EINVAL otherwise:
  * a log-parameter cannot start at 0.
- * Returns ROD_OK (also when the LM stopped at max_iterations: see
- * res->converged); ROD_EINVAL for unusable keys or data (err names the
- * data file, or the scenario for keys); ROD_ENOCONV when a simulation
- * fails where the fit cannot avoid it (the start point, or a Jacobian
- * column in both directions), err then holding the parameter values and
- * the simulation's message; ROD_ENOMEM. */
+ * Returns ROD_OK (also when the LM stopped at max_iterations or was
+ * stopped by o->stop: see res->converged and res->stop); ROD_EINVAL for
+ * unusable keys or data (err names the data file, or the scenario for keys);
+ * ROD_ENOCONV when a simulation fails where the fit cannot avoid it (the start
+ * point, or a Jacobian column in both directions), err then holding the
+ * parameter values and the simulation's message; ROD_ENOMEM. */
 int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err);

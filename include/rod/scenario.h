@@ -271,6 +271,35 @@ int rod_scenario_set_key(rod_scenario *sc, const char *section,
  * for maxwell joints, ...). Call after the last override. */
 int rod_scenario_validate(const rod_scenario *sc, rod_error *err);
 
+/* ---- warnings -------------------------------------------------------------
+ * What a valid scenario may still get wrong (docs/commands.md, Warnings):
+ * a likely unit slip, a static state the grid or the chain resolves
+ * poorly, a time step or grid too coarse for the motion. The library never
+ * prints them: rodsim prints each as one line "rodsim: FILE: KEY: warning:
+ * MESSAGE" on stderr. */
+typedef struct {
+  char key[64];      /* "section.key" it concerns */
+  char message[512]; /* one line, without the file and key */
+} rod_warning;
+
+/* Kinds of warnings, or-ed together. */
+enum {
+  ROD_WARN_UNITS = 1,   /* values far outside what rods and their
+                           materials are: a likely unit slip */
+  ROD_WARN_STATICS = 2, /* the static state's error: the chain's elements,
+                           Euler in arclength */
+  ROD_WARN_TIME = 4,    /* time stepping: the step against the first
+                           bending mode and an impulse, the grid against
+                           the step's length scale, the history */
+  ROD_WARN_ALL = 7
+};
+
+/* The warnings of the kinds in `what` about sc (validated), in the order
+ * rodsim prints them: up to max written to out (NULL when max is 0);
+ * returns how many there are. */
+int rod_scenario_warnings(const rod_scenario *sc, int what, rod_warning *out,
+                          int max);
+
 /* The full effective scenario as canonical INI text (every key, optional
  * sections only when on). Returns the length that the text needs (excluding
  * the terminating NUL), like snprintf. */

@@ -68,7 +68,8 @@ class CalibOptions(ctypes.Structure):
                 ("max_iterations", ctypes.c_int),
                 ("step_tolerance", ctypes.c_double),
                 ("prefit", ctypes.c_bool), ("progress", ctypes.c_void_p),
-                ("progress_user", ctypes.c_void_p)]
+                ("progress_user", ctypes.c_void_p),
+                ("stop", ctypes.c_void_p), ("stop_user", ctypes.c_void_p)]
 
 
 def _calib_result_fields():

@@ -43,6 +43,11 @@ typedef struct {
   int simulations, evaluations;
   bool fatal;
   rod_error failure;
+  /* the best base point simulated (the least sum of squares), which an
+   * interrupted fit returns */
+  double x_best[ROD_CALIB_MAX_KEYS], ss_best;
+  bool have_best;
+  bool interrupted; /* the options' stop said so */
 } fit_context;
 
 int calib_samples(const calib_problem *p) {
@@ -80,8 +85,25 @@ static void queue_run(fit_context *c, int k, const double *x, int j,
     rod_error_format(&err, run->message, sizeof run->message);
 }
 
-static void run_queued(fit_context *c) {
-  c->simulations += calib_run_all(c->runs, 1 + c->n, c->threads);
+/* Run the queued runs; false when the options' stop ended them. */
+static bool run_queued(fit_context *c) {
+  c->simulations +=
+      calib_run_all(c->runs, 1 + c->n, c->threads, c->o->stop, c->o->stop_user);
+  if (c->o->stop && c->o->stop(c->o->stop_user))
+    c->interrupted = true;
+  return !c->interrupted;
+}
+
+/* A base point's residuals r at x: the best so far kept. */
+static void note_point(fit_context *c, const double *x, const double *r) {
+  double ss = 0;
+  for (int i = 0; i < c->prob.m; i++)
+    ss += r[i] * r[i];
+  if (isfinite(ss) && (!c->have_best || ss < c->ss_best)) {
+    memcpy(c->x_best, x, (size_t)c->n * sizeof *x);
+    c->ss_best = ss;
+    c->have_best = true;
+  }
 }
 
 /* Residuals of a finished run: 0, or > 0 if it failed or cannot be
@@ -126,7 +148,8 @@ static int jacobian_columns(fit_context *c, const double *x, const double *r,
     }
   }
   if (retry) {
-    run_queued(c);
+    if (!run_queued(c))
+      return ROD_EINTR;
     for (int j = 0; j < c->n; j++)
       if (sign[j] < 0 &&
           run_residuals(c, &c->runs[1 + j], J + (size_t)j * m) != 0)
@@ -152,6 +175,8 @@ static int jacobian_columns(fit_context *c, const double *x, const double *r,
 static int evaluate(const double *x, double *r, double *J, void *user) {
   fit_context *c = user;
   const int m = c->prob.m;
+  if (c->interrupted)
+    return ROD_EINTR;
   bool cached = c->have_base && same_point(x, c->x_base, c->n);
   if (!cached) {
     queue_run(c, 0, x, -1, 0.0);
@@ -164,7 +189,13 @@ static int evaluate(const double *x, double *r, double *J, void *user) {
   for (int j = 0; J && j < c->n; j++)
     if (!(cached && c->column_ready[j]))
       queue_run(c, 1 + j, x, j, c->h);
-  run_queued(c);
+  if (!run_queued(c)) {
+    /* a base point that ran whole still counts */
+    if (!cached && c->runs[0].status == ROD_OK &&
+        run_residuals(c, &c->runs[0], r) == 0)
+      note_point(c, x, r);
+    return ROD_EINTR;
+  }
   if (!cached) {
     if (run_residuals(c, &c->runs[0], r) != 0) {
       /* a trial point is rejected; the start or a Jacobian's base point
@@ -177,6 +208,7 @@ static int evaluate(const double *x, double *r, double *J, void *user) {
     memcpy(c->x_base, x, (size_t)c->n * sizeof *x);
     c->have_base = true;
     c->evaluations++;
+    note_point(c, x, r);
     if (c->o->progress) {
       double values[ROD_CALIB_MAX_KEYS], ss = 0;
       values_at(c, x, -1, 0.0, values);
@@ -305,6 +337,23 @@ static void standard_errors(fit_context *c, rod_lm_workspace *w,
     res->std_error[j] = res->value[j] * sqrt(cov[j * n + j] * variance);
 }
 
+/* The result of a fit its stop ended: the best point simulated (or the
+ * start), not converged, its errors unknown. */
+static void interrupted_result(fit_context *c, const rod_lm_stats *st,
+                               rod_calib_result *res) {
+  double ones[ROD_CALIB_MAX_KEYS];
+  for (int j = 0; j < c->n; j++)
+    ones[j] = 1.0;
+  values_at(c, c->have_best ? c->x_best : ones, -1, 0.0, res->value);
+  res->rms_residual =
+      c->have_best ? sqrt(c->ss_best / c->prob.m) * c->prob.rms_scale : NAN;
+  for (int j = 0; j < c->n; j++)
+    res->std_error[j] = INFINITY;
+  res->converged = false;
+  res->stop = ROD_CALIB_STOP_INTERRUPTED;
+  res->iterations += st ? st->iterations : 0;
+}
+
 static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
   const int n = c->n, m = c->prob.m;
   rod_lm_workspace *w = rod_lm_alloc(n, m);
@@ -321,6 +370,11 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
     x[j] = 1.0;
   rod_lm_stats st;
   int status = rod_lm_solve(w, evaluate, x, &lm, &st, c);
+  if (c->interrupted) {
+    interrupted_result(c, &st, res);
+    rod_lm_free(w);
+    return ROD_OK;
+  }
   if (c->fatal) {
     *err = c->failure;
     rod_lm_free(w);
@@ -356,7 +410,8 @@ static int fit(const rod_scenario *sc, const rod_tip_data *data,
 
 static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
                             const char *name, const rod_calib_options *o,
-                            double *values, rod_calib_result *res) {
+                            double *values, rod_calib_result *res,
+                            bool *stopped) {
   rod_calib_options fo = *o;
   fo.objective = ROD_CALIB_FEATURES;
   fo.prefit = false;
@@ -367,6 +422,7 @@ static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
   res->prefit_simulations = fr.simulations;
   res->iterations = fr.iterations;
   memcpy(values, fr.value, sizeof fr.value);
+  *stopped = st == ROD_OK && fr.stop == ROD_CALIB_STOP_INTERRUPTED;
   return st == ROD_OK && fr.converged;
 }
 
@@ -398,6 +454,8 @@ static int choose_start(fit_context *c, const double *prefit,
     memcpy(c->start, prefit, (size_t)c->n * sizeof *prefit);
     memcpy(c->r_base, r[1], (size_t)m * sizeof(double));
   }
+  if (isfinite(fmin(ssr[0], ssr[1]))) /* the start taken: x = 1 */
+    note_point(c, ones, c->r_base);
   free(r[1]);
   /* a failed start is left to the LM's first call, which reports it */
   c->have_base = isfinite(fmin(ssr[0], ssr[1]));
@@ -414,8 +472,10 @@ static int fit(const rod_scenario *sc, const rod_tip_data *data,
   const double t0 = now();
   memset(res, 0, sizeof *res);
   double prefit[ROD_CALIB_MAX_KEYS];
-  bool have_prefit = o->objective != ROD_CALIB_FEATURES && o->prefit &&
-                     features_prefit(sc, data, data_name, o, prefit, res);
+  bool prefit_stopped = false;
+  bool have_prefit =
+      o->objective != ROD_CALIB_FEATURES && o->prefit &&
+      features_prefit(sc, data, data_name, o, prefit, res, &prefit_stopped);
   fit_context *c = calloc(1, sizeof *c);
   if (!c)
     return rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
@@ -430,7 +490,15 @@ static int fit(const rod_scenario *sc, const rod_tip_data *data,
     if (have_prefit && choose_start(c, prefit, res) != ROD_OK)
       st = rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
   }
-  if (st == ROD_OK)
+  if (st == ROD_OK && prefit_stopped) {
+    /* stopped in the pre-fit: its best point, its residual on this
+     * objective unknown */
+    for (int j = 0; j < c->n; j++)
+      c->x_best[j] = 1.0 + log(prefit[j] / c->start[j]);
+    c->have_best = true;
+    c->ss_best = NAN;
+    interrupted_result(c, NULL, res);
+  } else if (st == ROD_OK)
     st = solve(c, res, err);
   if (st == ROD_OK) {
     *fitted = *sc;

@@ -18,9 +18,12 @@ typedef struct {
 } calib_run;
 
 /* Run every pending run (at most `threads` at a time, the caller's thread
- * among them); each run's status and message tell how it went. Returns
- * the number of runs. */
-int calib_run_all(calib_run *runs, int count, int threads);
+ * among them); each run's status and message tell how it went. stop (may
+ * be NULL) is asked at every step: once it says so, the runs in progress
+ * end with ROD_EINTR and the others are not started (ROD_EINTR too).
+ * Returns the number of runs started. */
+int calib_run_all(calib_run *runs, int count, int threads,
+                  rod_calib_stop_fn stop, void *stop_user);
 
 typedef struct calib_problem calib_problem;
 

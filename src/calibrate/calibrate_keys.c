@@ -140,19 +140,23 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
     ns += (size_t)snprintf(starts + ns, sizeof starts - ns, "%s%.10g",
                            j ? " " : "", res->initial[j]);
   }
-  return (size_t)snprintf(
-      buf, size,
-      "[fit]\n"
-      "; rodsim calibrate, %s objective, %d residuals%s\n"
-      "keys = %s\n"
-      "std_error = %s\n"
-      "start = %s\n"
-      "rms_residual = %.3g\n"
-      "iterations = %d\n"
-      "simulations = %d\n",
-      o->objective == ROD_CALIB_FEATURES ? "features"
-      : o->objective == ROD_CALIB_SHAPE  ? "shape"
-                                         : "trajectory",
-      res->residuals, res->converged ? "" : " (not converged)", keys, errors,
-      starts, res->rms_residual, res->iterations, res->simulations);
+  return (size_t)snprintf(buf, size,
+                          "[fit]\n"
+                          "; rodsim calibrate, %s objective, %d residuals%s\n"
+                          "keys = %s\n"
+                          "std_error = %s\n"
+                          "start = %s\n"
+                          "rms_residual = %.3g\n"
+                          "iterations = %d\n"
+                          "simulations = %d\n",
+                          o->objective == ROD_CALIB_FEATURES ? "features"
+                          : o->objective == ROD_CALIB_SHAPE  ? "shape"
+                                                             : "trajectory",
+                          res->residuals,
+                          res->converged ? ""
+                          : res->stop == ROD_CALIB_STOP_INTERRUPTED
+                              ? " (interrupted, not converged)"
+                              : " (not converged)",
+                          keys, errors, starts, res->rms_residual,
+                          res->iterations, res->simulations);
 }

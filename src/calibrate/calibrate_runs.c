@@ -10,14 +10,36 @@
 typedef struct {
   calib_run **runs; /* the pending ones */
   int count;
-  int next; /* the next run to take, under lock */
+  int next;    /* the next run to take, under lock */
+  int started; /* runs started, under lock */
   pthread_mutex_t lock;
+  rod_calib_stop_fn stop;
+  void *stop_user;
 } run_pool;
 
-static void run_one(calib_run *run) {
+/* The sink of a run: the record, and the fit's stop asked every step. */
+typedef struct {
+  rod_sim_sink record;
+  const run_pool *pool;
+} run_sink;
+
+static int rs_sample(void *user, double t, const rod_sample *s,
+                     const rod_step_stats *st, double wall) {
+  run_sink *rs = user;
+  return rs->record.sample(rs->record.user, t, s, st, wall);
+}
+
+static int rs_tick(void *user) {
+  run_sink *rs = user;
+  return rs->pool->stop(rs->pool->stop_user) ? ROD_EINTR : ROD_OK;
+}
+
+static void run_one(calib_run *run, const run_pool *pool) {
   run->pending = false;
   run->rec->count = 0; /* reuse the record sized for the fit */
-  rod_sim_sink sink = rod_recorder_sink(run->rec);
+  run_sink rs = {rod_recorder_sink(run->rec), pool};
+  rod_sim_sink sink = {
+      .sample = rs_sample, .tick = pool->stop ? rs_tick : NULL, .user = &rs};
   rod_sim_result res;
   rod_error err = {{0}, {0}, {0}, 0};
   run->status = rod_sim_run(&run->sc, &sink, false, &res, &err);
@@ -35,16 +57,31 @@ static void *worker(void *arg) {
   for (;;) {
     pthread_mutex_lock(&pool->lock);
     int i = pool->next < pool->count ? pool->next++ : -1;
+    const bool stopped = i >= 0 && pool->stop && pool->stop(pool->stop_user);
+    pool->started += i >= 0 && !stopped;
     pthread_mutex_unlock(&pool->lock);
     if (i < 0)
       return NULL;
-    run_one(pool->runs[i]);
+    if (stopped) {
+      calib_run *run = pool->runs[i];
+      run->pending = false;
+      run->status = ROD_EINTR;
+      snprintf(run->message, sizeof run->message, "interrupted");
+      continue;
+    }
+    run_one(pool->runs[i], pool);
   }
 }
 
-int calib_run_all(calib_run *runs, int count, int threads) {
+int calib_run_all(calib_run *runs, int count, int threads,
+                  rod_calib_stop_fn stop, void *stop_user) {
   calib_run *pending[1 + ROD_CALIB_MAX_KEYS]; /* base and one per key */
-  run_pool pool = {.runs = pending, .count = 0, .next = 0};
+  run_pool pool = {.runs = pending,
+                   .count = 0,
+                   .next = 0,
+                   .started = 0,
+                   .stop = stop,
+                   .stop_user = stop_user};
   for (int i = 0; i < count && pool.count < 1 + ROD_CALIB_MAX_KEYS; i++)
     if (runs[i].pending)
       pending[pool.count++] = &runs[i];
@@ -64,5 +101,5 @@ int calib_run_all(calib_run *runs, int count, int threads) {
   for (int k = 0; k < started; k++)
     pthread_join(helper[k], NULL);
   pthread_mutex_destroy(&pool.lock);
-  return pool.count;
+  return pool.started;
 }

@@ -32,9 +32,10 @@ int cli_common_arg(cli_common *c, int argc, char **argv, int *i);
  * error and returns CLI_BAD_INPUT on failure. */
 int cli_load(const cli_common *c, rod_scenario *sc);
 
-/* Warnings on stderr when an impulse spans too few time steps, or the grid
- * is too coarse for the time step (k h, rod_model_step_kh). */
-void cli_warn_sampling(const rod_scenario *sc);
+/* The library's warnings about sc of the kinds in what (ROD_WARN_UNITS,
+ * ..., rod/scenario.h) on stderr, one line each: "rodsim: FILE: KEY:
+ * warning: MESSAGE". */
+void cli_warn_scenario(const rod_scenario *sc, int what);
 /* Grid nodes of a Kirchhoff run: space.nodes, or what auto takes. */
 int cli_nodes(const rod_scenario *sc);
 
@@ -81,11 +82,11 @@ bool cli_is_help(const char *arg);
 
 /* Commands that print a CSV table (bench, compare): the common options
  * plus one `--NAME VALUE` option; -o names the CSV file, not the HDF5
- * output. Loads the scenario into sc. Returns CLI_OK, an exit code, or -1
- * after printing help (exit 0). */
+ * output; *quiet: --quiet was given. Loads the scenario into sc. Returns
+ * CLI_OK, an exit code, or -1 after printing help (exit 0). */
 int cli_table_args(int argc, char **argv, const char *command, const char *help,
                    const char *option, const char **value, rod_scenario *sc,
-                   const char **csv_path, bool *force);
+                   const char **csv_path, bool *force, bool *quiet);
 
 /* A CSV table written to stdout and, when a path was given, to a file. */
 typedef struct {

@@ -3,13 +3,14 @@
  * docs/files.md). */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "io/outfile.h"
+#include "progress.h"
 #include "rod/calibrate.h"
 
 static const char *help =
@@ -36,8 +37,12 @@ static const char *help =
     "Writes the scenario with the fitted values and a [fit] section (keys,\n"
     "std_error, start, rms_residual, iterations, simulations) to FITTED.ini\n"
     "(default: standard output); a summary goes to standard error.\n"
+    "SIGINT (Ctrl-C) or SIGTERM stops the fit within a time step and writes\n"
+    "the best point simulated so far, marked not converged; a second one\n"
+    "ends it at once.\n"
     "Exit status: 0 fitted; 1 a simulation failed or the fit did not\n"
-    "converge (the best point is written); 2 bad input.\n";
+    "converge (the best point is written); 2 bad input; 130 interrupted\n"
+    "(the best point so far is written).\n";
 
 typedef struct {
   cli_common c;
@@ -165,7 +170,11 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
           "thread%s, %.1f s\n",
           r->rms_residual, r->iterations, r->simulations, r->threads,
           r->threads == 1 ? "" : "s", r->wall_time);
-  for (int j = 0; j < o->nkeys; j++)
+  if (r->stop == ROD_CALIB_STOP_INTERRUPTED)
+    fputs("  (interrupted: the best point simulated so far, not converged; "
+          "its errors unknown)\n",
+          stderr);
+  for (int j = 0; j < o->nkeys && r->stop != ROD_CALIB_STOP_INTERRUPTED; j++)
     if (!isfinite(r->std_error[j])) {
       fputs("  (an infinite error: the data do not determine that key)\n",
             stderr);
@@ -177,13 +186,30 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
             r->from_prefit ? " and gave the start" : "; its result was worse");
 }
 
-/* Progress on a terminal: one line, rewritten. */
+/* The fit's progress: the line of progress.h. */
 static void progress(const double *values, double rms, int simulations,
                      void *user) {
   (void)values;
+  cli_progress_note(user, "calibrate: %d simulations, rms residual %.4g m",
+                    simulations, rms);
+}
+
+/* SIGINT and SIGTERM stop the fit: the library asks stop_asked at every
+ * time step of its simulations and returns the best point so far. A
+ * second signal ends the process at once. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) {
+  if (interrupted) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  interrupted = sig;
+}
+
+static int stop_asked(void *user) {
   (void)user;
-  fprintf(stderr, "\r  %d simulations, rms residual %.4g m   ", simulations,
-          rms);
+  return interrupted != 0;
 }
 
 /* The fitted scenario and its [fit] section to path (or stdout). */
@@ -257,8 +283,11 @@ int cmd_calibrate(int argc, char **argv) {
     cli_print_error(&err); /* before the fit's minutes */
     return CLI_BAD_INPUT;
   }
-  if (!a.c.quiet && isatty(STDERR_FILENO))
-    o.progress = progress;
+  cli_progress pr;
+  cli_progress_init(&pr, sc.source, a.c.quiet);
+  o.progress = progress;
+  o.progress_user = &pr;
+  o.stop = stop_asked;
   measured data = {NULL, NULL};
   int st = shape ? rod_shape_read(a.data, &data.shape, &err)
                  : rod_tip_read(a.data, &data.tip, &err);
@@ -267,11 +296,11 @@ int cmd_calibrate(int argc, char **argv) {
     return CLI_BAD_INPUT;
   }
   rod_calib_result r;
+  cli_catch_signals(on_signal);
   st = shape
            ? rod_calib_fit_shape(&sc, data.shape, a.data, &o, &fitted, &r, &err)
            : rod_calib_fit(&sc, data.tip, a.data, &o, &fitted, &r, &err);
-  if (o.progress)
-    fputs("\r\033[K", stderr);
+  cli_progress_end(&pr);
   if (st == ROD_OK && !a.c.quiet)
     summary(&o, &r, &data, a.data);
   rod_tip_data_free(data.tip);
@@ -281,6 +310,13 @@ int cmd_calibrate(int argc, char **argv) {
     return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
   }
   rc = write_fitted(fitted_path, &rules, &fitted, &o, &r);
+  if (r.stop == ROD_CALIB_STOP_INTERRUPTED) {
+    cli_fail("%s: interrupted (%s) after %d simulations; the best point so "
+             "far is written, not converged",
+             sc.source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT",
+             r.simulations);
+    return rc == CLI_OK ? 130 : rc;
+  }
   if (rc == CLI_OK && !r.converged) {
     cli_fail("%s: the fit did not converge in %d iterations (the best point "
              "is written)",

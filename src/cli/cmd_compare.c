@@ -5,32 +5,43 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "rod/compare.h"
 #include "rod/recorder.h"
 #include "rod/sim.h"
 
 static const char *help =
     "usage: rodsim compare SCENARIO.ini --segments LIST [--set "
-    "SECTION.KEY=VALUE]... [-o OUT.csv]\n\n"
+    "SECTION.KEY=VALUE]... [-o OUT.csv] [--quiet]\n\n"
     "Runs the scenario with the Kirchhoff backend (the reference) and with\n"
     "RFEM for each segment count in LIST (comma separated), all at the\n"
     "scenario's dt, and prints one CSV row per count:\n"
     "segments,frequency_hz,reference_frequency_hz,freq_error,tip_rms_error,"
     "tip_max_error,wall_s,reference_wall_s\n"
     "freq_error = frequency / reference - 1 (dominant frequency of the tip z\n"
-    "after t = 0); tip errors in metres over common times.\n";
+    "after t = 0); tip errors in metres over common times. On a terminal a\n"
+    "line shows each run's progress; a run estimated to take more than 10\n"
+    "minutes says so (--quiet: neither).\n";
 
-/* Run sc into a new recorder; returns the exit code of a failure. */
-static int simulate(const rod_scenario *sc, rod_recorder **out, double *wall) {
+/* Run sc into a new recorder, its progress shown under label; returns the
+ * exit code of a failure. */
+static int simulate(const rod_scenario *sc, cli_progress *pr, const char *label,
+                    rod_recorder **out, double *wall) {
   rod_recorder *r = rod_recorder_alloc(sc, false);
   if (!r) {
     cli_fail("out of memory");
     return CLI_FAILED;
   }
-  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_sim_sink record = rod_recorder_sink(r);
+  cli_progress_sink ps;
+  rod_sim_sink sink = cli_progress_sink_of(&ps, &record, pr);
   rod_sim_result res;
   rod_error err = {{0}, {0}, {0}, 0};
+  cli_progress_sim(pr, sc, label);
+  cli_progress_wait(pr, "solving the static state");
   int st = rod_sim_run(sc, &sink, false, &res, &err);
+  cli_progress_waited(pr);
+  cli_progress_clear(pr);
   *wall = res.wall_time;
   if (st != ROD_OK) {
     if (res.message[0])
@@ -49,9 +60,9 @@ static int simulate(const rod_scenario *sc, rod_recorder **out, double *wall) {
 int cmd_compare(int argc, char **argv) {
   rod_scenario sc;
   const char *list = NULL, *csv_path = NULL;
-  bool force = false;
+  bool force = false, quiet = false;
   int rc = cli_table_args(argc, argv, "compare", help, "--segments", &list, &sc,
-                          &csv_path, &force);
+                          &csv_path, &force, &quiet);
   if (rc != CLI_OK)
     return rc < 0 ? CLI_OK : rc;
   if (!list) {
@@ -79,9 +90,14 @@ int cmd_compare(int argc, char **argv) {
   ref_sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
   rod_recorder *ref = NULL;
   double ref_wall, ref_hz = NAN;
-  rc = simulate(&ref_sc, &ref, &ref_wall);
-  if (rc != CLI_OK)
+  cli_warn_scenario(&sc, ROD_WARN_UNITS);
+  cli_progress pr;
+  cli_progress_init(&pr, sc.source, quiet);
+  rc = simulate(&ref_sc, &pr, "compare, the Kirchhoff rod", &ref, &ref_wall);
+  if (rc != CLI_OK) {
+    cli_progress_end(&pr);
     return rc;
+  }
   if (rod_compare_frequency(ref, &ref_hz) != ROD_OK)
     cli_fail("%s: the reference tip does not oscillate over two periods; "
              "frequencies left empty",
@@ -89,6 +105,7 @@ int cmd_compare(int argc, char **argv) {
   cli_table table;
   rc = cli_table_open(&table, csv_path, header, &sc, force);
   if (rc != CLI_OK) {
+    cli_progress_end(&pr);
     rod_recorder_free(ref);
     return rc;
   }
@@ -99,7 +116,9 @@ int cmd_compare(int argc, char **argv) {
     run.rfem.segments = (int)counts[i];
     rod_recorder *r = NULL;
     double wall;
-    rc = simulate(&run, &r, &wall);
+    char label[64];
+    snprintf(label, sizeof label, "compare, %d elements", run.rfem.segments);
+    rc = simulate(&run, &pr, label, &r, &wall);
     if (rc != CLI_OK) {
       exit_code = rc;
       continue;
@@ -115,6 +134,7 @@ int cmd_compare(int argc, char **argv) {
     cli_table_row(&table, row);
     rod_recorder_free(r);
   }
+  cli_progress_end(&pr);
   rod_recorder_free(ref);
   rc = cli_table_close(&table);
   return exit_code != CLI_OK ? exit_code : rc;

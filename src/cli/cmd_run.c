@@ -10,6 +10,7 @@
 #include "config.h"
 #include "io/scenario_contact.h"
 #include "io/writers.h"
+#include "progress.h"
 #include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
@@ -30,7 +31,11 @@ static const char *run_help =
     "the file's status says \"interrupted\"; during the static solve the\n"
     "process ends at once and the file, with no sample yet, is removed).\n"
     "OUT.h5 replaces only an HDF5 file rodsim wrote (or, with --force, any\n"
-    "regular file), never the scenario or its data files (docs/files.md).\n";
+    "regular file), never the scenario or its data files (docs/files.md).\n"
+    "Progress goes to stderr: on a terminal a line rewritten in place,\n"
+    "otherwise a plain line every minute; a run estimated to take more than\n"
+    "10 minutes says so once, naming the setting that makes its cost\n"
+    "(--quiet: none of it).\n";
 
 static const char *static_help =
     "usage: rodsim static SCENARIO.ini [-o OUT.h5] [--set "
@@ -72,7 +77,7 @@ static void catch_signals(void) { cli_catch_signals(on_signal); }
 
 typedef struct {
   rod_sim_sink logger;
-  bool show;
+  cli_progress *progress;
 } progress_sink;
 
 static int ps_sample(void *user, double t, const rod_sample *s,
@@ -89,13 +94,7 @@ static int ps_tick(void *user) {
 static void ps_progress(void *user, double t, double t_end, int steps,
                         double wall) {
   progress_sink *p = user;
-  if (!p->show)
-    return;
-  double rate = steps / wall;
-  double eta = t > 0 ? wall * (t_end - t) / t : 0;
-  fprintf(stderr, "\rrodsim: t = %.4f / %.4f s  %.0f steps/s  ETA %.1f s   ", t,
-          t_end, rate, eta);
-  fflush(stderr);
+  cli_progress_step(p->progress, t, t_end, steps, wall);
 }
 
 /* Runs whose file would be larger than this before compression are
@@ -253,7 +252,8 @@ static int run_common(int argc, char **argv, bool static_only) {
   int rc = cli_load(&c, &sc);
   if (rc != CLI_OK)
     return rc;
-  cli_warn_sampling(&sc);
+  cli_warn_scenario(&sc, static_only ? ROD_WARN_UNITS | ROD_WARN_STATICS
+                                     : ROD_WARN_ALL);
   rod_error err = {{0}, {0}, {0}, 0};
   if (!static_only &&
       rod_scenario_check_contact_motion(&sc, sc.source, &err) != ROD_OK) {
@@ -289,7 +289,10 @@ static int run_common(int argc, char **argv, bool static_only) {
   }
   xdmf_remove_stale(&sc);
   catch_signals();
-  progress_sink ps = {rod_logger_sink(lg), isatty(2) && !c.quiet};
+  cli_progress pr;
+  cli_progress_init(&pr, sc.source, c.quiet);
+  cli_progress_sim(&pr, &sc, "");
+  progress_sink ps = {rod_logger_sink(lg), &pr};
   rod_sim_sink sink = {.sample = ps_sample,
                        .tick = ps_tick,
                        .progress = ps_progress,
@@ -299,13 +302,12 @@ static int run_common(int argc, char **argv, bool static_only) {
   snprintf(static_message, sizeof static_message,
            "%srodsim: %s: interrupted during the static solve; %s not "
            "written (it held no sample)\n",
-           ps.show ? "\r\033[K" : "", sc.source, sc.output.file);
+           pr.tty && !pr.quiet ? "\r\033[K" : "", sc.source, sc.output.file);
   in_static = !interrupted;
-  if (ps.show) { /* the static solve reports no progress: say what runs */
-    fprintf(stderr, "\rrodsim: solving the static state (Ctrl-C stops) ");
-    fflush(stderr);
-  }
+  /* the static solve reports no progress: its time so far */
+  cli_progress_wait(&pr, "solving the static state");
   int st = rod_sim_static(sim);
+  cli_progress_waited(&pr);
   in_static = 0;
   if (st == ROD_OK && interrupted)
     st = ROD_EINTR;
@@ -317,8 +319,7 @@ static int run_common(int argc, char **argv, bool static_only) {
   rod_sim_result res;
   rod_sim_get_result(sim, &res);
   rod_sim_get_error(sim, &err);
-  if (ps.show)
-    fputs("\r\033[K", stderr);
+  cli_progress_end(&pr);
   const char *why = res.message[0] ? res.message : err.message;
   const char *status = st == ROD_OK      ? "complete"
                        : st == ROD_EINTR ? "interrupted"

@@ -241,8 +241,8 @@ static void on_case(void *user, int c, const rod_case_record *rec) {
   }
 }
 
-/* The command line's warnings about a case's scenario (time step, grid,
- * impulse), as `rodsim run` prints them, into one line of the record. */
+/* The command line's warnings about a case's scenario (unit slips, time step,
+ * grid, impulse), as `rodsim run` prints them, into one line of the record. */
 static void warn(void *user, const rod_scenario *sc, char *buf, size_t size) {
   (void)user;
   char *text = NULL;
@@ -251,7 +251,7 @@ static void warn(void *user, const rod_scenario *sc, char *buf, size_t size) {
   if (!f)
     return;
   FILE *before = cli_messages_to(f);
-  cli_warn_sampling(sc);
+  cli_warn_scenario(sc, ROD_WARN_ALL);
   cli_messages_to(before == stderr ? NULL : before);
   fclose(f);
   buf[0] = '\0';

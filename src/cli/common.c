@@ -14,8 +14,6 @@
 #include "cli.h"
 #include "core/escape.h"
 #include "core/model.h"
-#include "integrators/bdf.h"
-#include "integrators/genalpha.h"
 #include "io/outfile.h"
 
 void cli_catch_signals(void (*handler)(int)) {
@@ -147,221 +145,17 @@ int cli_common_arg(cli_common *c, int argc, char **argv, int *i) {
   return 0;
 }
 
-/* Steps an impulse should span: loads are sampled at step times, so a hat
- * of fewer steps delivers its momentum poorly (and none at all once dt
- * reaches its duration). */
-enum { CLI_IMPULSE_STEPS = 4 };
-
-/* Largest k h a Kirchhoff/Cosserat run is warned about: beyond it the
- * grid does not resolve the step's length scale 1/k (rod_model_step_kh)
- * and shooting fails or the motion blows up. Measured over the shipped
- * scenarios with 20 to 150 nodes, dt 5 to 0.2 ms, alpha -0.48 and 0: RK4
- * failed from k h = 1.6 and converged at 0.5; Euler with alpha -0.48
- * created energy until it failed from k h = 0.26 (0.23 and 0.25 ran
- * well), with alpha = 0 it held to 0.5. The advice aims at k h = 0.3, or
- * lower where the limit is (README, Numerics). */
-static const double cli_kh_rk4 = 1.0, cli_kh_euler = 0.5,
-                    cli_kh_euler_undamped = 0.25, cli_kh_good = 0.3;
-
-/* alpha below which BDF-alpha's numerical damping is too weak to hold a
- * coarse Euler grid */
-static const double cli_alpha_undamped = -0.4;
+void cli_warn_scenario(const rod_scenario *sc, int what) {
+  rod_warning w[16];
+  const int n = rod_scenario_warnings(sc, what, w, 16);
+  for (int i = 0; i < n && i < 16; i++)
+    cli_fail("%s: %s: warning: %s", sc->source, w[i].key, w[i].message);
+}
 
 int cli_nodes(const rod_scenario *sc) {
   rod_model m;
   rod_model_init(&m, sc);
   return rod_model_nodes(&m, sc);
-}
-
-/* k h beyond which auto history leaves stage records for cubic Hermite
- * (Kirchhoff, RK4; kirchhoff_backend.c), and the k h to advise for them */
-static const double cli_kh_stage = 0.3, cli_kh_stage_aim = 0.2;
-
-/* BDF-alpha's step must follow the rod's first bending mode: its error on
- * that mode (damping or phase lag, as a fraction of the amplitude) over
- * cli_mode_periods periods (or the run, if shorter) at most
- * cli_mode_error, else run warns. Over a long run the phase lag grows on
- * (as with any integrator); this catches a step too coarse for the
- * motion at all. */
-static const double cli_mode_error = 0.05, cli_mode_periods = 2.0;
-
-/* The error BDF-alpha makes on a mode of omega (1/s) over a time span at
- * step dt: the amplitude lost (or gained) or the phase lag (rad). */
-static double mode_error(double alpha, double dt, double omega, double span) {
-  if (omega * dt > 0.5 * M_PI) /* fewer than 4 steps a period */
-    return INFINITY;
-  double gain, phase;
-  rod_bdf_alpha_mode(alpha, dt, omega, &gain, &phase);
-  const double n = ceil(span / dt - 1e-9);
-  return fmax(fabs(1.0 - pow(gain, n)), n * fabs(phase - omega * dt));
-}
-
-/* The error of the run's time scheme on a mode of omega over span:
- * BDF-alpha, or the chain's generalized-alpha (rfem.integrator =
- * genalpha); -1 for a scheme that controls its own step or is not
- * watched. */
-static double scheme_mode_error(const rod_scenario *sc, double dt, double omega,
-                                double span) {
-  if (sc->solver.backend == ROD_BACKEND_RFEM)
-    return sc->rfem.integrator == ROD_RFEM_GENALPHA
-               ? rod_genalpha_mode_error(
-                     rod_genalpha_params_from_radius(sc->rfem.spectral_radius),
-                     dt, omega, span)
-               : -1.0;
-  if (sc->time.scheme != ROD_SCHEME_BDF_ALPHA || sc->time.has_tolerance)
-    return -1.0;
-  return mode_error(sc->time.alpha, dt, omega, span);
-}
-
-/* Warn when a run's step cannot follow the rod's first bending mode, with
- * the step that would. */
-static void warn_time_step(const rod_scenario *sc) {
-  if (sc->time.duration <= 0)
-    return;
-  rod_model m;
-  rod_model_init(&m, sc);
-  const double w =
-      rod_model_first_omega(&m, sc->tip.release ? 0.0 : sc->tip.mass);
-  const double span =
-      fmin(sc->time.duration, cli_mode_periods * 2.0 * M_PI / w);
-  const double e = scheme_mode_error(sc, sc->time.dt, w, span);
-  if (e <= cli_mode_error)
-    return;
-  double lo = 0.0, hi = sc->time.dt; /* the largest step that would do */
-  for (int i = 0; i < 60; i++) {
-    const double mid = 0.5 * (lo + hi);
-    if (scheme_mode_error(sc, mid, w, span) <= cli_mode_error)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  const double p = pow(10.0, floor(log10(lo)) - 1);
-  char scheme[64];
-  if (sc->solver.backend == ROD_BACKEND_RFEM)
-    snprintf(scheme, sizeof scheme,
-             "generalized-alpha with rfem.spectral_radius = %g",
-             sc->rfem.spectral_radius);
-  else
-    snprintf(scheme, sizeof scheme, "BDF-alpha with alpha = %g",
-             sc->time.alpha);
-  cli_fail("%s: time.dt: warning: a step of %g s cannot follow the rod's "
-           "first bending mode (about %.3g Hz, %.3g steps a period): "
-           "%s errs by %s%.2g of its amplitude "
-           "(damping and phase lag) within t = %.3g s: use time.dt = %.2g s "
-           "or less",
-           sc->source, sc->time.dt, w / (2 * M_PI),
-           2 * M_PI / (w * sc->time.dt), scheme,
-           isfinite(e) ? "" : "more than ", isfinite(e) ? e : 1.0, span,
-           floor(lo / p) * p);
-}
-
-/* The chain's static tip error, second order in its elements: at most
- * cli_chain_static_c G L / n^2, G the growth of the static solutions
- * along the rod (rod_model_static_growth; the robustness study measured
- * 0.08 G to 0.22 G against the continuous rod, docs/validation.md). Warned
- * above cli_chain_static_error of L, with the elements for a tenth. */
-static const double cli_chain_static_c = 0.25, cli_chain_static_error = 1e-2;
-
-static void warn_chain_statics(const rod_scenario *sc) {
-  rod_model m;
-  rod_model_init(&m, sc);
-  const double G = rod_model_static_growth(&m, sc), n = sc->rfem.segments;
-  const double e = cli_chain_static_c * G / (n * n);
-  if (e <= cli_chain_static_error)
-    return;
-  cli_fail(
-      "%s: rfem.segments: warning: %d elements may place the static "
-      "tip %.2g of the rod's length from the continuous rod's (second "
-      "order in the elements under these loads): use about %d "
-      "elements for %.2g",
-      sc->source, sc->rfem.segments, e,
-      (int)ceil(sqrt(cli_chain_static_c * G / (0.1 * cli_chain_static_error))),
-      0.1 * cli_chain_static_error);
-}
-
-/* Euler in arclength is first order: the static tip within
- * cli_euler_static_c kappa h L of the converged one, kappa the bound on
- * the static curvature (the robustness study: 0.24 kappa h L for w L^3 /
- * EI = 10 and a tip force P L^2 / EI = 1 on 118, 236 and 472 nodes,
- * 1.2 %, 0.6 %, 0.3 % of L, docs/validation.md). Warned above
- * cli_chain_static_error of L, with rk4 or the nodes for a tenth. */
-static const double cli_euler_static_c = 0.25;
-
-static void warn_euler_statics(const rod_scenario *sc, const rod_model *m) {
-  rod_scenario st = *sc; /* the static loads: no strike */
-  st.impulse.enabled = false;
-  const double kappa = rod_model_curvature_bound(m, &st), L = m->length;
-  const int n = rod_model_nodes(m, sc);
-  const double e = cli_euler_static_c * kappa * L / (n - 1);
-  if (e <= cli_chain_static_error)
-    return;
-  cli_fail("%s: space.integrator: warning: euler is first order: on %d "
-           "nodes the static tip may lie %.2g of the rod's length from the "
-           "converged one: use rk4, or about %d nodes for %.2g",
-           sc->source, n, e,
-           (int)ceil(cli_euler_static_c * kappa * L /
-                     (0.1 * cli_chain_static_error)) +
-               1,
-           0.1 * cli_chain_static_error);
-}
-
-void cli_warn_sampling(const rod_scenario *sc) {
-  warn_time_step(sc);
-  if (sc->impulse.enabled &&
-      sc->impulse.duration < CLI_IMPULSE_STEPS * sc->time.dt)
-    cli_fail("%s: impulse.duration: warning: %g s spans fewer than %d steps "
-             "of dt = %g s; the force is sampled at step times, so its "
-             "momentum is not delivered accurately",
-             sc->source, sc->impulse.duration, CLI_IMPULSE_STEPS, sc->time.dt);
-  if (sc->solver.backend == ROD_BACKEND_RFEM)
-    warn_chain_statics(sc);
-  if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF)
-    return;
-  rod_model m;
-  rod_model_init(&m, sc);
-  if (sc->space.nodes == 0 && sc->space.integrator == ROD_SPACE_EULER)
-    warn_euler_statics(sc, &m);
-  if (sc->space.nodes == 0) { /* auto: resolved unless capped */
-    int needed, n = rod_model_auto_nodes(&m, sc, &needed);
-    if (needed > n)
-      cli_fail("%s: space.nodes: warning: auto would need %d nodes for the "
-               "length scale of a step of dt = %g s and the static "
-               "curvature; the run takes %d (k h = %.2g): use a larger "
-               "time.dt or set space.nodes",
-               sc->source, needed, sc->time.dt, n, rod_model_step_kh(sc));
-    return;
-  }
-  const bool euler = sc->space.integrator == ROD_SPACE_EULER;
-  if (euler)
-    warn_euler_statics(sc, &m);
-  const double limit = !euler ? cli_kh_rk4
-                       : sc->time.alpha < cli_alpha_undamped
-                           ? cli_kh_euler_undamped
-                           : cli_kh_euler;
-  const double kh = rod_model_step_kh(sc);
-  if (kh <= limit) {
-    /* the Runge-Kutta schemes' auto history is their stage records */
-    if (!euler && sc->space.history == ROD_HISTORY_AUTO &&
-        sc->time.scheme == ROD_SCHEME_BDF_ALPHA &&
-        m.kind == ROD_MODEL_KIRCHHOFF && sc->time.alpha > -0.5 &&
-        kh > cli_kh_stage)
-      cli_fail("%s: space.history: warning: at k h = %.2g (%d nodes, dt = "
-               "%g s) auto takes cubic Hermite history, whose error "
-               "~(k h)^4 grows as dt shrinks on a fixed grid (stage "
-               "records, 100 times more accurate, grow beyond k h = %g): "
-               "use about %d nodes, or space.nodes = auto",
-               sc->source, kh, sc->space.nodes, sc->time.dt, cli_kh_stage,
-               (int)ceil(kh / cli_kh_stage_aim * (sc->space.nodes - 1)) + 1);
-    return;
-  }
-  const double aim = fmin(cli_kh_good, 0.8 * limit);
-  const int advice = (int)ceil(kh / aim * (sc->space.nodes - 1)) + 1;
-  cli_fail("%s: space.nodes: warning: %d nodes do not resolve the length "
-           "scale of a step of dt = %g s (k h = %.2g, k^4 = rhoA c0^2 / EI); "
-           "%s errs like (k h)%s, the shooting may fail and the motion blow "
-           "up: use about %d nodes or more, or space.nodes = auto",
-           sc->source, sc->space.nodes, sc->time.dt, kh,
-           euler ? "Euler" : "RK4", euler ? "" : "^4", advice);
 }
 
 int cli_load(const cli_common *c, rod_scenario *sc) {
@@ -398,7 +192,7 @@ int cli_load(const cli_common *c, rod_scenario *sc) {
 
 int cli_table_args(int argc, char **argv, const char *command, const char *help,
                    const char *option, const char **value, rod_scenario *sc,
-                   const char **csv_path, bool *force) {
+                   const char **csv_path, bool *force, bool *quiet) {
   cli_common c = {0};
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
@@ -423,6 +217,7 @@ int cli_table_args(int argc, char **argv, const char *command, const char *help,
   }
   *csv_path = c.output;
   *force = c.force;
+  *quiet = c.quiet;
   c.output = NULL;
   return cli_load(&c, sc);
 }
