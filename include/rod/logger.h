@@ -1,19 +1,19 @@
 /* HDF5 log of a run (docs/hdf5.md). The only module that knows the
  * file layout.
  *
- * Samples are buffered in blocks of one chunk along T and written with one
- * H5Dwrite per dataset; every dataset is extended together. The buffer is
- * written and the file flushed (H5Fflush) whenever a block fills and at
- * least every second of wall time, so a killed run leaves a readable file
- * (default file format, no SWMR) holding every sample before its last
- * flush. */
+ * Samples are copied into blocks of one chunk along T, which a writer
+ * thread takes from a bounded ring (the caller waits only when every
+ * block is full): it compresses each chunk, writes it, and flushes the
+ * file (H5Fflush) at most every output.flush_interval seconds of wall
+ * time (1 s), so a killed run leaves a readable file (default file format,
+ * no SWMR) holding every sample before its last flush. */
 #ifndef ROD_LOGGER_H
 #define ROD_LOGGER_H
 
 #include <stdbool.h>
 
-#include "rod/scenario.h"
 #include "rod/sample.h"
+#include "rod/scenario.h"
 #include "rod/status.h"
 
 #ifdef __cplusplus
@@ -26,31 +26,51 @@ typedef struct rod_logger rod_logger;
  * until rod_logger_close. backend: "kirchhoff" or "rfem". The datasets are
  * made at the first sample, when the number of points is known. A regular
  * file is written as PATH.part and renamed to path once its datasets and
- * first sample are flushed (or at rod_logger_close). path may replace only
- * an HDF5 file rodsim wrote (or an empty one), never a file sc reads, and
- * not while another writer holds its lock (docs/files.md, "Output
- * files"): ROD_EINVAL or ROD_EIO with err naming the file. */
+ * first samples are flushed and counted (its first chunk whole, or the
+ * first flush), by the next rod_logger_append or rod_logger_flush_if_older
+ * after that (every call on the file's name is made on the caller's
+ * thread), or by rod_logger_close. path may replace only an HDF5 file rodsim
+ * wrote (or an empty one), never a file sc reads, and not while another writer
+ * holds its lock (docs/files.md, "Output files"): ROD_EINVAL or ROD_EIO
+ * with err naming the file. */
 int rod_logger_open(rod_logger **lg, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err);
 
-/* Append one time sample. */
+/* Blocks in the writer's ring by default. */
+#define ROD_LOGGER_BLOCKS 3
+
+/* How lg writes, before its first sample: blocks in the ring (1: every
+ * write and flush on the caller's thread, as the blocks fill; the file is
+ * the same; also where HDF5 is not thread-safe) and the wall time between
+ * flushes (s, > 0; default output.flush_interval). ROD_EINVAL after the
+ * first sample or for values out of range. */
+int rod_logger_set_writer(rod_logger *lg, int blocks, double flush_interval);
+
+/* Append one time sample (copied into the ring; written when its block
+ * fills or a flush is due). ROD_EIO once a write has failed (the writer's
+ * errors come back at a later sample). */
 int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
                       const rod_step_stats *st, double wall_time);
 
-/* Write the buffer and flush if the last flush is older than max_age s. */
+/* Hand the samples appended to the writer, to be written and flushed, if
+ * the last hand-over is older than max_age s; the file renamed into place
+ * once the writer has flushed its first samples. */
 int rod_logger_flush_if_older(rod_logger *lg, double max_age);
 
-/* The name of lg's file on disk now: PATH.part before its first sample is
- * flushed, then path. */
+/* The name of lg's file on disk now: PATH.part until it is renamed (see
+ * rod_logger_open), then path. */
 const char *rod_logger_file_now(const rod_logger *lg);
 
-/* Why the last write of lg failed (strerror of its errno, e.g. "No space
- * left on device"); "" when none did. */
+/* Why a write of lg failed (strerror of its errno, e.g. "No space left
+ * on device"), once the writer has written every sample appended; ""
+ * when none did. */
 const char *rod_logger_strerror(const rod_logger *lg);
 
-/* Samples in the file so far; status_written (may be NULL): whether the
- * close can still write the status (false after a write that failed
- * half-way: the status then stays "running"). */
+/* Samples in the file, once the writer has written every sample
+ * appended: those appended, or after a failed write those the file
+ * counts (its last flush's); status_written (may be NULL): whether the close
+ * can still write the status (false after a write that failed half-way: the
+ * status then stays "running"). */
 long rod_logger_written(const rod_logger *lg, bool *status_written);
 
 /* Write the remaining samples, the final status ("complete" or why and when
@@ -85,7 +105,8 @@ double rod_logger_estimate(const rod_scenario *sc, int points, bool contact);
  * output.interval. */
 int rod_logger_every(const rod_scenario *sc, int points, bool contact);
 
-/* A rod_sim_sink that appends to lg and flushes at least every second. */
+/* A rod_sim_sink that appends to lg and has it flushed at least every
+ * output.flush_interval. */
 rod_sim_sink rod_logger_sink(rod_logger *lg);
 
 #ifdef __cplusplus

@@ -232,6 +232,8 @@ typedef struct {
     bool has_interval;    /* samples at multiples of interval, not every */
     double interval;      /* s */
     bool xdmf; /* run and static write OUT.xdmf beside OUT.h5 (export.h) */
+    /* s of wall time between flushes of the file */
+    double flush_interval;
   } output;
   /* Where the scenario came from, for messages ("" for defaults only). */
   char source[ROD_PATH_MAX];

@@ -1,23 +1,24 @@
-/* HDF5 logger: the layout of docs/hdf5.md. */
+/* HDF5 logger: the layout of docs/hdf5.md, the file's making, its
+ * samples handed to the writer (logger_writer.h) and its close. */
 #include "rod/logger.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "core/model.h"
+#include "io/logger_writer.h"
 #include "io/writers.h"
 
 enum {
@@ -138,26 +139,23 @@ struct rod_logger {
   hid_t ds[DS_COUNT];
   hid_t count; /* /samples */
   bool present[DS_COUNT];
-  void *buf[DS_COUNT];
+  int column[DS_COUNT];   /* the writer's column of a dataset present */
   size_t width[DS_COUNT]; /* values per sample */
   int points;
-  int block;     /* samples per chunk and per write */
-  int buffered;  /* samples in the buffer */
-  hsize_t total; /* samples in the file */
+  int block; /* samples per chunk along T */
   bool datasets_made;
-  double last_flush; /* monotonic s */
-  int compression;   /* deflate level, 0: none */
-  int write_errno;   /* errno of the first failed write, 0: none */
-  int keep_bits;     /* mantissa bits kept of the solver's results */
-  bool clean_stop;   /* the failure was foreseen: nothing half-written */
-  rod_outfile *out;  /* the file, its lock and its name (io/outfile.h) */
+  int compression;       /* output.compression: deflate level, 0: none */
+  int keep_bits;         /* mantissa bits kept of the solver's results */
+  int blocks;            /* of the writer's ring */
+  double flush_interval; /* s */
+  rod_writer *writer;    /* from the first sample on */
+  /* set on the writer's thread once its first samples are counted and
+   * flushed: the caller's thread then moves the file into place */
+  atomic_bool whole;
+  int commit_errno; /* errno of a failed move into place, 0: none */
+  long appended;    /* samples appended */
+  rod_outfile *out; /* the file, its lock and its name (io/outfile.h) */
 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static hid_t mem_type(int t) {
   return t == 0   ? H5T_NATIVE_DOUBLE
@@ -253,13 +251,6 @@ static hid_t make_count(hid_t file) {
   return ds;
 }
 
-static int write_count(hid_t ds, hsize_t n) {
-  const int64_t v = (int64_t)n;
-  return H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0
-             ? ROD_EIO
-             : ROD_OK;
-}
-
 /* The text of a scenario key, or fallback when this build lacks the key. */
 static void key_text(const rod_scenario *sc, const char *section,
                      const char *name, const char *fallback, char *buf,
@@ -315,26 +306,6 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
   return st;
 }
 
-/* Round x to its keep leading mantissa bits (of 52), to nearest: the bits
- * below hold the solver's noise, not the solution, and noise does not
- * compress. Infinities and NaN are left as they are. */
-static void round_bits(double *x, size_t n, int keep) {
-  if (keep >= 52)
-    return;
-  const int drop = 52 - keep;
-  const uint64_t half = (uint64_t)1 << (drop - 1);
-  const uint64_t mask = ~(((uint64_t)1 << drop) - 1);
-  const uint64_t exponent = (uint64_t)0x7ff << 52;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t u;
-    memcpy(&u, &x[i], sizeof u);
-    if ((u & exponent) == exponent)
-      continue;
-    u = (u + half) & mask; /* a carry into the exponent rounds up rightly */
-    memcpy(&x[i], &u, sizeof u);
-  }
-}
-
 /* Mantissa bits kept of the solver's results: output.significant_bits, or
  * when it is 0 those that resolve a thousandth of solver.tolerance
  * (relative rounding error 2^-(bits+1) <= 5e-4 tolerance): 37 bits for the
@@ -388,6 +359,8 @@ int rod_logger_open_with(rod_logger **out, const char *path,
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   lg->compression = sc->output.compression;
   lg->keep_bits = significant_bits(sc);
+  lg->blocks = ROD_LOGGER_BLOCKS;
+  lg->flush_interval = sc->output.flush_interval;
   /* A regular file is made under a temporary name and renamed into place
    * once its datasets and first sample are flushed (or at its close): a
    * run killed before that leaves no half-made file under path (and an
@@ -448,7 +421,6 @@ int rod_logger_open_with(rod_logger **out, const char *path,
                          "cannot write the HDF5 file%s%s", e ? ": " : "",
                          e ? strerror(e) : "");
   }
-  lg->last_flush = now();
   *out = lg;
   return ROD_OK;
 }
@@ -461,12 +433,75 @@ static int describe(hid_t ds, const char *units, const char *description) {
   return st;
 }
 
+/* The file holds its datasets and its first samples, counted and
+ * flushed (called on the writer's thread): the caller's thread moves it
+ * into place at its next call (commit_if_whole), so that every call on
+ * lg->out is made from that thread. */
+static int whole(void *user) {
+  rod_logger *lg = user;
+  atomic_store(&lg->whole, true);
+  return ROD_OK;
+}
+
+/* Rename the file from its temporary name to path, once: after the flush
+ * that wrote its datasets and first samples, so that a file under path
+ * always holds every dataset and whole samples (or, after its close, the
+ * status of a run that stopped before its first sample). */
+static int move_in_place(rod_logger *lg) {
+  rod_error err;
+  if (rod_outfile_commit(lg->out, &err) == ROD_OK)
+    return ROD_OK;
+  if (!lg->commit_errno)
+    lg->commit_errno = errno ? errno : EIO;
+  return ROD_EIO;
+}
+
+static int commit_if_whole(rod_logger *lg) {
+  if (lg->commit_errno)
+    return ROD_EIO;
+  return atomic_load(&lg->whole) ? move_in_place(lg) : ROD_OK;
+}
+
+/* The writer of the datasets made, its thread started. */
+static int start_writer(rod_logger *lg) {
+  rod_column cols[DS_COUNT];
+  int n = 0;
+  for (int i = 0; i < DS_COUNT; i++) {
+    if (!lg->present[i])
+      continue;
+    const ds_def *df = &defs[i];
+    rod_column *c = &cols[n];
+    memset(c, 0, sizeof *c);
+    c->ds = lg->ds[i];
+    c->rank = ds_rank(df);
+    ds_dims(df, lg->points, c->dims);
+    c->mem_type = mem_type(df->type);
+    c->esize = type_size(df->type);
+    c->width = lg->width[i];
+    c->parts = lg->compression > 0 && df->per_point > 1 ? df->per_point : 1;
+    c->keep_bits = df->rounded ? lg->keep_bits : 52;
+    lg->column[i] = n++;
+  }
+  const rod_writer_config cfg = {.file = lg->file,
+                                 .count = lg->count,
+                                 .block = lg->block,
+                                 .level = lg->compression,
+                                 .blocks = lg->blocks,
+                                 .flush_interval = lg->flush_interval,
+                                 .commit = whole,
+                                 .user = lg};
+  return rod_writer_start(&lg->writer, &cfg, cols, n);
+}
+
 static int make_datasets(rod_logger *lg, const rod_sample *s) {
   int N = s->points;
   lg->points = N;
-  /* about 1 MiB of samples per block */
+  /* about 256 KiB of samples per block: a chunk along T fills within a
+   * flush interval in the slow shipped scenarios (pendulum_post: 89
+   * samples, 0.7 s), so that the flushes seldom write a chunk in part,
+   * to be written again (elsewhere: HDF5 reuses no space) when it fills */
   size_t per_sample = (size_t)N * 16 * sizeof(double) + 128;
-  size_t block = (1u << 20) / per_sample;
+  size_t block = (1u << 18) / per_sample;
   lg->block = block < 1 ? 1 : block > 1024 ? 1024 : (int)block;
   hsize_t dims_s = (hsize_t)N;
   hid_t sp = H5Screate_simple(1, &dims_s, NULL);
@@ -505,6 +540,11 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
       maxd[r] = r == 0 ? H5S_UNLIMITED : dims[r];
       chunk[r] = r == 0 ? (hsize_t)lg->block : dims[r];
     }
+    /* compressed: a chunk a component (x, y, z, or w, x, y, z), which
+     * deflate packs tighter than the components side by side (a planar
+     * run's zeros alone) */
+    if (lg->compression > 0 && df->per_point > 1)
+      chunk[rank - 1] = 1;
     lg->width[i] = (size_t)(df->by_points ? N * df->per_point : df->per_point);
     hid_t space = H5Screate_simple(rank, dims, maxd);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -517,9 +557,8 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
                            H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);
     H5Sclose(space);
-    lg->buf[i] = calloc((size_t)lg->block * lg->width[i], type_size(df->type));
-    if (lg->ds[i] < 0 || !lg->buf[i])
-      return lg->ds[i] < 0 ? ROD_EIO : ROD_ENOMEM;
+    if (lg->ds[i] < 0)
+      return ROD_EIO;
     int st = describe(lg->ds[i], df->units, df->description);
     if (st == ROD_OK && i == DS_METHOD)
       st =
@@ -534,129 +573,47 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
       return st;
   }
   lg->datasets_made = true;
-  return ROD_OK;
-}
-
-/* Write the buffered samples: extend every dataset, then write the block. */
-static int write_buffer(rod_logger *lg) {
-  if (lg->buffered == 0)
-    return ROD_OK;
-  hsize_t n = (hsize_t)lg->buffered;
-  for (int i = 0; i < DS_COUNT; i++) {
-    if (!lg->present[i])
-      continue;
-    const ds_def *df = &defs[i];
-    int rank = ds_rank(df);
-    hsize_t size[3] = {lg->total + n, 0, 0};
-    ds_dims(df, lg->points, size);
-    if (df->rounded)
-      round_bits(lg->buf[i], (size_t)n * lg->width[i], lg->keep_bits);
-    if (H5Dset_extent(lg->ds[i], size) < 0)
-      return ROD_EIO;
-    hid_t fs = H5Dget_space(lg->ds[i]);
-    hsize_t start[3] = {lg->total, 0, 0}, count[3] = {n, size[1], size[2]};
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-    hid_t ms = H5Screate_simple(rank, count, NULL);
-    herr_t e = H5Dwrite(lg->ds[i], mem_type(df->type), ms, fs, H5P_DEFAULT,
-                        lg->buf[i]);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (e < 0)
-      return ROD_EIO;
-  }
-  lg->total += n;
-  lg->buffered = 0;
-  return ROD_OK;
-}
-
-/* Room for the next write (B): HDF5 has no way back from a write that
- * fails half-way (its metadata cache keeps entries it cannot write, and a
- * file closed then may not open), so a block is written only when the
- * disk and the file size limit (RLIMIT_FSIZE) have room for it
- * uncompressed, plus a margin for the metadata and the status attribute
- * written at close. 0 when there is room, else ENOSPC or EFBIG. */
-static const double write_margin = 1 << 20;
-
-static int room_for(rod_logger *lg, double bytes) {
-  void *handle = NULL;
-  if (H5Fget_vfd_handle(lg->file, H5P_DEFAULT, &handle) < 0 || !handle)
-    return 0;
-  const int fd = *(int *)handle;
-  const double need = 1.01 * bytes + write_margin;
-  struct statvfs fs;
-  if (fstatvfs(fd, &fs) == 0 &&
-      (double)fs.f_bavail * (double)fs.f_frsize < need)
-    return ENOSPC;
-  struct rlimit lim;
-  struct stat st;
-  if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
-      fstat(fd, &st) == 0) {
-    hsize_t size = 0;
-    H5Fget_filesize(lg->file, &size);
-    double used = fmax((double)st.st_size, (double)size);
-    if ((double)lim.rlim_cur - used < need)
-      return EFBIG;
-  }
-  return 0;
-}
-
-/* Rename the file from its temporary name to path, once: after the flush
- * that wrote its datasets and first sample, so that a file under path
- * always holds every dataset and whole samples (or, after its close, the
- * status of a run that stopped before its first sample). */
-static int move_in_place(rod_logger *lg) {
-  rod_error err;
-  return rod_outfile_commit(lg->out, &err);
-}
-
-static int flush(rod_logger *lg) {
-  if (lg->write_errno)
-    return ROD_EIO;
-  double bytes = 0;
-  for (int i = 0; i < DS_COUNT; i++)
-    if (lg->present[i])
-      bytes += (double)lg->buffered * (double)lg->width[i] *
-               (double)type_size(defs[i].type);
-  int full = room_for(lg, bytes);
-  if (full) {
-    lg->write_errno = full;
-    lg->clean_stop = true;
-    return ROD_EIO;
-  }
-  errno = 0;
-  const hsize_t before = lg->total;
-  int st = write_buffer(lg);
-  if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
-    st = ROD_EIO;
-  /* the samples are on disk: now count them, in a flush of their own */
-  if (st == ROD_OK && lg->total > before) {
-    st = write_count(lg->count, lg->total);
-    if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
-      st = ROD_EIO;
-  }
-  if (st == ROD_OK && lg->total > 0)
-    st = move_in_place(lg);
-  if (st != ROD_OK) {
-    if (!lg->write_errno)
-      lg->write_errno = errno ? errno : EIO;
-    return st;
-  }
-  lg->last_flush = now();
-  return ROD_OK;
+  return start_writer(lg);
 }
 
 const char *rod_logger_file_now(const rod_logger *lg) {
   return rod_outfile_path_now(lg->out);
 }
 
+/* The writer's state once it has written what it was given (its thread
+ * reads nothing of lg's that these calls change). */
+static int settled_errno(const rod_logger *lg, bool *clean_stop) {
+  *clean_stop = false;
+  if (!lg->writer)
+    return 0;
+  rod_writer_sync(lg->writer, false);
+  return rod_writer_errno(lg->writer, clean_stop);
+}
+
 const char *rod_logger_strerror(const rod_logger *lg) {
-  return lg && lg->write_errno ? strerror(lg->write_errno) : "";
+  bool clean;
+  const int e = lg ? settled_errno(lg, &clean) : 0;
+  return e                        ? strerror(e)
+         : lg && lg->commit_errno ? strerror(lg->commit_errno)
+                                  : "";
 }
 
 long rod_logger_written(const rod_logger *lg, bool *status_written) {
+  bool clean;
+  const int e = settled_errno(lg, &clean);
   if (status_written)
-    *status_written = !lg->write_errno || lg->clean_stop;
-  return (long)lg->total;
+    *status_written = !e || clean;
+  /* after a failure the samples counted are final; else every sample
+   * appended is written, and the close counts those not yet counted */
+  return !lg->writer ? 0 : e ? rod_writer_written(lg->writer) : lg->appended;
+}
+
+int rod_logger_set_writer(rod_logger *lg, int blocks, double flush_interval) {
+  if (lg->writer || blocks < 1 || !(flush_interval > 0))
+    return ROD_EINVAL;
+  lg->blocks = blocks;
+  lg->flush_interval = flush_interval;
+  return ROD_OK;
 }
 
 int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
@@ -666,52 +623,47 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
     if (e != ROD_OK)
       return e;
   }
-  if (s->points != lg->points)
+  if (s->points != lg->points ||
+      (lg->present[DS_CFORCE] && (!s->contact_force || !s->contact_active)))
     return ROD_EINVAL;
-  size_t b = (size_t)lg->buffered, N = (size_t)lg->points;
-  const double *tip = s->position + 3 * (N - 1);
-  ((double *)lg->buf[DS_TIME])[b] = t;
-  memcpy((double *)lg->buf[DS_TIP] + 3 * b, tip, 3 * sizeof(double));
-  memcpy((double *)lg->buf[DS_POS] + 3 * N * b, s->position,
-         3 * N * sizeof(double));
-  memcpy((double *)lg->buf[DS_QUAT] + 4 * N * b, s->orientation,
-         4 * N * sizeof(double));
-  memcpy((double *)lg->buf[DS_VEL] + 3 * N * b, s->velocity,
-         3 * N * sizeof(double));
+  void *rows[DS_COUNT];
+  rod_writer_rows(lg->writer, rows);
+#define ROW(ds, type) ((type *)rows[lg->column[ds]])
+  const size_t N = (size_t)lg->points;
+  *ROW(DS_TIME, double) = t;
+  memcpy(ROW(DS_TIP, double), s->position + 3 * (N - 1), 3 * sizeof(double));
+  memcpy(ROW(DS_POS, double), s->position, 3 * N * sizeof(double));
+  memcpy(ROW(DS_QUAT, double), s->orientation, 4 * N * sizeof(double));
+  memcpy(ROW(DS_VEL, double), s->velocity, 3 * N * sizeof(double));
   if (lg->present[DS_FORCE])
-    memcpy((double *)lg->buf[DS_FORCE] + 3 * N * b, s->force,
-           3 * N * sizeof(double));
+    memcpy(ROW(DS_FORCE, double), s->force, 3 * N * sizeof(double));
   if (lg->present[DS_MOMENT])
-    memcpy((double *)lg->buf[DS_MOMENT] + 3 * N * b, s->moment,
-           3 * N * sizeof(double));
-  ((double *)lg->buf[DS_KIN])[b] = s->kinetic;
-  ((double *)lg->buf[DS_ELA])[b] = s->elastic;
-  ((double *)lg->buf[DS_GRAV])[b] = s->gravity;
-  ((int32_t *)lg->buf[DS_ITER])[b] = st->iterations;
-  ((double *)lg->buf[DS_RES])[b] = st->residual;
-  ((int8_t *)lg->buf[DS_METHOD])[b] = (int8_t)st->method;
-  ((int32_t *)lg->buf[DS_INTEG])[b] = (int32_t)lround(st->integrations);
-  ((double *)lg->buf[DS_WALL])[b] = wall_time;
+    memcpy(ROW(DS_MOMENT, double), s->moment, 3 * N * sizeof(double));
+  *ROW(DS_KIN, double) = s->kinetic;
+  *ROW(DS_ELA, double) = s->elastic;
+  *ROW(DS_GRAV, double) = s->gravity;
+  *ROW(DS_ITER, int32_t) = st->iterations;
+  *ROW(DS_RES, double) = st->residual;
+  *ROW(DS_METHOD, int8_t) = (int8_t)st->method;
+  *ROW(DS_INTEG, int32_t) = (int32_t)lround(st->integrations);
+  *ROW(DS_WALL, double) = wall_time;
   if (lg->present[DS_CFORCE]) {
-    if (!s->contact_force || !s->contact_active)
-      return ROD_EINVAL;
-    memcpy((double *)lg->buf[DS_CFORCE] + 3 * N * b, s->contact_force,
-           3 * N * sizeof(double));
-    memcpy((int8_t *)lg->buf[DS_CACTIVE] + N * b, s->contact_active, N);
-    ((double *)lg->buf[DS_GAPMIN])[b] = s->contact_gap_min;
-    ((double *)lg->buf[DS_DISSIPATED])[b] = s->dissipated_contact;
+    memcpy(ROW(DS_CFORCE, double), s->contact_force, 3 * N * sizeof(double));
+    memcpy(ROW(DS_CACTIVE, int8_t), s->contact_active, N);
+    *ROW(DS_GAPMIN, double) = s->contact_gap_min;
+    *ROW(DS_DISSIPATED, double) = s->dissipated_contact;
   }
-  lg->buffered++;
-  /* the first sample (the static state) at once, then by blocks */
-  if (lg->buffered == lg->block || lg->total == 0)
-    return flush(lg);
-  return ROD_OK;
+#undef ROW
+  const int e = rod_writer_push(lg->writer);
+  if (e != ROD_OK)
+    return e;
+  lg->appended++;
+  return commit_if_whole(lg);
 }
 
 int rod_logger_flush_if_older(rod_logger *lg, double max_age) {
-  if (now() - lg->last_flush < max_age)
-    return ROD_OK;
-  return flush(lg);
+  const int e = lg->writer ? rod_writer_tick(lg->writer, max_age) : ROD_OK;
+  return e != ROD_OK ? e : commit_if_whole(lg);
 }
 
 /* Close lg; discard: a file that holds no sample is removed instead of
@@ -723,26 +675,34 @@ static int close_logger(rod_logger *lg, const char *status, bool discard) {
    * half-way nothing more is written: the status stays "running", so what
    * the file holds is not passed off as complete. A foreseen stop writes
    * why in the room kept for it. */
-  int st = lg->write_errno ? ROD_EIO : flush(lg);
+  bool clean_stop = false;
+  int write_errno = 0;
+  long rest = 0;    /* samples handed over, not in the file */
+  long written = 0; /* samples in the file */
+  if (lg->writer) {
+    rod_writer_finish(lg->writer);
+    write_errno = rod_writer_errno(lg->writer, &clean_stop);
+    rest = rod_writer_pending(lg->writer);
+    written = rod_writer_written(lg->writer);
+    rod_writer_stop(lg->writer);
+  }
+  int st = write_errno || lg->commit_errno ? ROD_EIO : ROD_OK;
   char why[512];
-  if (lg->clean_stop)
+  if (clean_stop)
     snprintf(why, sizeof why, "stopped: cannot write %s (%s)",
-             lg->buffered ? "the last samples" : "more samples",
-             strerror(lg->write_errno));
+             rest ? "the last samples" : "more samples", strerror(write_errno));
   int st2 = ROD_EIO;
-  if (st == ROD_OK || lg->clean_stop)
+  if (st == ROD_OK || clean_stop)
     st2 = write_string_attr(lg->file, "status",
-                            lg->clean_stop ? why
-                            : status       ? status
-                                           : "");
-  for (int i = 0; i < DS_COUNT; i++) {
+                            clean_stop ? why
+                            : status   ? status
+                                       : "");
+  for (int i = 0; i < DS_COUNT; i++)
     if (lg->ds[i] > 0)
       H5Dclose(lg->ds[i]);
-    free(lg->buf[i]);
-  }
   H5Dclose(lg->count);
   herr_t e = H5Fclose(lg->file);
-  const bool drop = discard && lg->total == 0;
+  const bool drop = discard && written == 0;
   if (!drop && move_in_place(lg) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
   rod_outfile_close(lg->out, drop);
@@ -824,7 +784,8 @@ static int sink_sample(void *user, double t, const rod_sample *s,
 }
 
 static int sink_tick(void *user) {
-  return rod_logger_flush_if_older(user, 1.0);
+  const rod_logger *lg = user;
+  return rod_logger_flush_if_older(user, lg->flush_interval);
 }
 
 rod_sim_sink rod_logger_sink(rod_logger *lg) {

@@ -254,6 +254,10 @@ const key_def rod_keys[] = {
     D("output", "max_size", output.max_size, "0", RANGE_NONNEG, 0, 0, "B",
       "refuse a run whose file would exceed this size before compression "
       "(bytes); 0: no limit"),
+    D("output", "flush_interval", output.flush_interval, "1", RANGE_POSITIVE, 0,
+      0, "s",
+      "wall time between flushes of the file: a run killed keeps every "
+      "sample older than this; each flush costs a few milliseconds"),
     {"output", "interval", KEY_DOUBLE, OFF(output.interval), 0, NULL,
      RANGE_POSITIVE, 0, 0, NULL, OFF(output.has_interval), "s",
      "write at t = 0, interval, 2 interval, ... and the end, interpolated "

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Output at the solver's pace: `rodsim run` of every shipped scenario at
+default settings against `rodsim bench` of the same file (which writes
+nothing), as whole processes timed by hyperfine, with the size of each
+run's file.
+
+usage: validation/output_speed.py [--rodsim build/rodsim]
+           [--before OTHER/rodsim] [--runs 10] [--cpus LIST]
+           [--set KEY=VALUE]...
+
+Prints a Markdown table: bench's wall time, run's wall time and its ratio
+to bench's, the file's size, and the same for a second binary (--before,
+e.g. a build of an earlier commit), with the machine's load before and
+after. Each time is the best of --runs runs (after one warm-up; the
+others were slowed by whatever else the machine did), the commands of a
+scenario timed in one hyperfine call; pendulum_post takes 3 runs. --cpus
+0 runs everything on one core (taskset): then run's time over bench's is
+the writer's whole work. Needs hyperfine (Debian's package).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def best_times(commands, runs, scratch):
+    out = os.path.join(scratch, "h.json")
+    subprocess.run(["hyperfine", "--style", "none", "--warmup", "1",
+                    "--runs", str(runs), "--export-json", out] + commands,
+                   check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return [r["min"] for r in json.load(open(out))["results"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rodsim", default=os.path.join(ROOT, "build", "rodsim"))
+    ap.add_argument("--before", help="a second rodsim to compare")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--cpus", help="taskset's list of cores")
+    ap.add_argument("--set", action="append", default=[])
+    a = ap.parse_args()
+    sets = " ".join(f"--set {s}" for s in a.set)
+    pin = f"taskset -c {a.cpus} " if a.cpus else ""
+    bins = [("after", a.rodsim)] + ([("before", a.before)] if a.before else [])
+    load0 = os.getloadavg()[0]
+    head = "| scenario | bench wall | " + " | ".join(
+        f"run {n} | run/bench {n} | file {n}" for n, _ in bins) + " |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    with tempfile.TemporaryDirectory() as scratch:
+        for ini in sorted(glob.glob(os.path.join(ROOT, "data/scenarios",
+                                                 "*.ini"))):
+            name = os.path.basename(ini)[:-4]
+            runs = 3 if name == "pendulum_post" else a.runs
+            cmds = [f"{pin}{a.rodsim} bench {ini} {sets}"]
+            for label, exe in bins:
+                h5 = os.path.join(scratch, f"{label}.h5")
+                cmds.append(f"{pin}{exe} run {ini} {sets} -o {h5} -q")
+            times = best_times(cmds, runs, scratch)
+            bench = times[0]
+            cells = [name, f"{bench:.3f} s"]
+            for (label, _), wall in zip(bins, times[1:]):
+                size = os.path.getsize(os.path.join(scratch, f"{label}.h5"))
+                cells += [f"{wall:.3f} s", f"{wall / bench:.2f}",
+                          f"{size / 1e6:.2f} MB"]
+            print("| " + " | ".join(cells) + " |")
+            sys.stdout.flush()
+    print(f"\nbest of {a.runs} (pendulum_post 3); load average (1 min) "
+          f"{load0:.1f} before, {os.getloadavg()[0]:.1f} after; "
+          f"{os.cpu_count()} cores" + (f", run on cores {a.cpus}"
+                                       if a.cpus else ""))
+
+
+if __name__ == "__main__":
+    main()
