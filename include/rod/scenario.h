@@ -73,8 +73,14 @@ typedef enum {
   ROD_SHAPE_BOX
 } rod_shape_kind;
 
-/* Limits of the named sections ([load.NAME], [obstacle.NAME]). */
-enum { ROD_MAX_LOADS = 32, ROD_MAX_OBSTACLES = 32, ROD_NAME_MAX = 32 };
+/* Limits of the named sections ([load.NAME], [obstacle.NAME],
+ * [tendon.NAME]). */
+enum {
+  ROD_MAX_LOADS = 32,
+  ROD_MAX_OBSTACLES = 32,
+  ROD_MAX_TENDONS = 8,
+  ROD_NAME_MAX = 32
+};
 enum { ROD_PATH_MAX = 1024 };
 
 /* A place on the rod: its tip, or an arclength from the clamp. */
@@ -110,6 +116,18 @@ typedef struct {
   double friction;        /* Coulomb coefficient mu */
   double restitution;     /* normal restitution coefficient, [0, 1] */
 } rod_obstacle_def;
+
+/* [tendon.NAME]: a tendon routed through the rod's cross-sections from
+ * the clamp to the tip, where it is anchored, pulled with a tension
+ * (Rucker & Webster 2011). Its routing r(s) in the material frame is a
+ * straight offset, or a helix when helix's radius is not zero. */
+typedef struct {
+  char name[ROD_NAME_MAX];
+  double offset[2]; /* m: (x, y) in the cross-section, material frame */
+  double helix[3];  /* radius (m), turns over the rod, phase (rad); radius 0:
+                       none (offset applies) */
+  double tension;   /* N, >= 0 */
+} rod_tendon_def;
 
 typedef struct {
   struct {
@@ -224,6 +242,10 @@ typedef struct {
     rod_obstacle_def item[ROD_MAX_OBSTACLES];
   } obstacles;
   struct {
+    int count;
+    rod_tendon_def item[ROD_MAX_TENDONS];
+  } tendons;
+  struct {
     char file[ROD_PATH_MAX];
     int every;
     int compression;      /* deflate level 0..9, 0: off */
@@ -322,7 +344,7 @@ double *rod_scenario_double_key(rod_scenario *sc, const char *section,
 typedef struct {
   const char *section;
   const char *name;
-  const char *type;         /* number, vector, integer, boolean, choice,
+  const char *type;         /* number, pair, vector, integer, boolean, choice,
                                text, arclength */
   const char *default_text; /* "" when absent by default */
   const char *unit;         /* SI unit, "" for none */

@@ -325,6 +325,21 @@ static const key_def obstacle_keys[] = {
      RANGE_CLOSED, 0, 1, NULL, 0, "", "normal restitution coefficient"},
 };
 
+#define TOFF(member) offsetof(rod_tendon_def, member)
+static const key_def tendon_keys[] = {
+    {"tendon", "offset", KEY_VEC2, TOFF(offset), 0, "0 0", RANGE_ANY, 0, 0,
+     NULL, 0, "m",
+     "x y: where the tendon runs in the cross-section, material frame "
+     "(straight, parallel to the backbone)"},
+    {"tendon", "helix", KEY_VEC3, TOFF(helix), 0, "0 0 0", RANGE_ANY, 0, 0,
+     NULL, 0, "",
+     "radius (m) turns phase (rad): a helical routing r(s) = radius (cos a, "
+     "sin a), a = 2 pi turns s / length + phase; radius 0: none (offset "
+     "applies)"},
+    {"tendon", "tension", KEY_DOUBLE, TOFF(tension), 0, "0", RANGE_NONNEG, 0, 0,
+     NULL, 0, "N", "the tendon's tension (constant)"},
+};
+
 const section_family rod_families[] = {
     {"load", "load.NAME",
      "a point force and moment on the rod, constant with a ramp or "
@@ -337,6 +352,12 @@ const section_family rod_families[] = {
      OFF(obstacles.item), OFF(obstacles.count), sizeof(rod_obstacle_def),
      offsetof(rod_obstacle_def, name), ROD_MAX_OBSTACLES, obstacle_keys,
      sizeof obstacle_keys / sizeof obstacle_keys[0]},
+    {"tendon", "tendon.NAME",
+     "a tendon routed through the rod from the clamp to the tip, where it is "
+     "anchored, pulled with a tension (kirchhoff backend; docs/tendons.md)",
+     OFF(tendons.item), OFF(tendons.count), sizeof(rod_tendon_def),
+     offsetof(rod_tendon_def, name), ROD_MAX_TENDONS, tendon_keys,
+     sizeof tendon_keys / sizeof tendon_keys[0]},
 };
 const size_t rod_nfamilies = sizeof rod_families / sizeof rod_families[0];
 

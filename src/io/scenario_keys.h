@@ -12,6 +12,7 @@
 
 typedef enum {
   KEY_DOUBLE,
+  KEY_VEC2, /* two numbers (a point of the cross-section) */
   KEY_VEC3,
   KEY_INT,
   KEY_INT_AUTO, /* an integer, or "auto" (stored as 0) */

@@ -12,6 +12,8 @@ static const char *type_name(key_type t) {
   switch (t) {
   case KEY_DOUBLE:
     return "number";
+  case KEY_VEC2:
+    return "pair";
   case KEY_VEC3:
     return "vector";
   case KEY_INT:
@@ -47,7 +49,7 @@ static void range_text(const key_def *k, char *buf, size_t size) {
     return;
   }
   const char *pre = k->type == KEY_ARCLENGTH ? "tip, or " : "";
-  const char *each = k->type == KEY_VEC3 ? "each " : "";
+  const char *each = k->type == KEY_VEC3 || k->type == KEY_VEC2 ? "each " : "";
   switch (k->range) {
   case RANGE_POSITIVE:
     snprintf(buf, size, "%s%s> 0", pre, each);

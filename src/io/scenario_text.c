@@ -22,6 +22,14 @@ static void value_text(const char *base, const key_def *k, char *buf,
   case KEY_DOUBLE:
     rod_format_double(*(const double *)base, buf, size);
     break;
+  case KEY_VEC2: {
+    const double *v = (const double *)base;
+    char a[32], b[32];
+    rod_format_double(v[0], a, sizeof a);
+    rod_format_double(v[1], b, sizeof b);
+    snprintf(buf, size, "%s %s", a, b);
+    break;
+  }
   case KEY_VEC3: {
     const double *v = (const double *)base;
     char a[32], b[32], c[32];

@@ -6,6 +6,7 @@
 
 #include "scenario_contact.h"
 #include "scenario_keys.h"
+#include "scenario_tendon.h"
 #include "scenario_value.h"
 
 #include <limits.h>
@@ -35,6 +36,10 @@ static int check_table(const char *base, const char *section,
         continue;
       v[0] = ((const rod_arclength *)p)->s;
       count = 1;
+      break;
+    case KEY_VEC2:
+      memcpy(v, p, 2 * sizeof v[0]);
+      count = 2;
       break;
     case KEY_VEC3:
       memcpy(v, p, sizeof v);
@@ -375,6 +380,8 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
       return st;
   if ((st = check_base_motion(sc, file, err)) != ROD_OK ||
       (st = validate_time(sc, file, err)) != ROD_OK)
+    return st;
+  if ((st = rod_scenario_check_tendons(sc, file, err)) != ROD_OK)
     return st;
   return rod_scenario_check_contact(sc, file, err);
 }

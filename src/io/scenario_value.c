@@ -162,25 +162,26 @@ int rod_key_parse_value(char *base, const key_def *k, const char *raw,
     }
     return ROD_OK;
   }
+  case KEY_VEC2:
   case KEY_VEC3: {
+    const int nv = k->type == KEY_VEC2 ? 2 : 3;
+    const char *what = nv == 2 ? "expected two numbers separated by spaces"
+                               : "expected three numbers separated by spaces";
     const char *p = value;
     double v[3];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nv; i++) {
       int st = parse_double(p, &p, &v[i]);
       if (st != ROD_OK)
-        return number_error(st, label, file, value,
-                            "expected three numbers separated by spaces", err);
-      if (i < 2 && !isspace((unsigned char)*p))
-        return number_error(ROD_EFORMAT, label, file, value,
-                            "expected three numbers separated by spaces", err);
+        return number_error(st, label, file, value, what, err);
+      if (i < nv - 1 && !isspace((unsigned char)*p))
+        return number_error(ROD_EFORMAT, label, file, value, what, err);
     }
     if (!only_space(p))
-      return number_error(ROD_EFORMAT, label, file, value,
-                          "expected three numbers separated by spaces", err);
-    int st = rod_key_check_range(k, label, v, 3, file, value, err);
+      return number_error(ROD_EFORMAT, label, file, value, what, err);
+    int st = rod_key_check_range(k, label, v, nv, file, value, err);
     if (st != ROD_OK)
       return st;
-    memcpy(base, v, sizeof v);
+    memcpy(base, v, (size_t)nv * sizeof v[0]);
     return ROD_OK;
   }
   case KEY_INT_AUTO:

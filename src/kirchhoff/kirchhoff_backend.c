@@ -33,6 +33,7 @@ static void destroy(void *self) {
   free(k->len);
   free(k->hp);
   free(k->pt);
+  free(k->route);
   free(k->H_ends);
   free(k->Hs_ends);
   free(k->H_mid);
@@ -155,7 +156,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       !k->H_mid || !k->ybuf || !k->node_y || !k->sol_y || !k->rec_val ||
       !k->rec_der || !k->out_pos || !k->out_quat || !k->out_vel || !k->out_n ||
       !k->out_m || !k->hist || !k->stage_hist || !k->stage_val ||
-      !k->stage_ps || !k->shoot || !k->pt || kr_regrid_alloc(k) != ROD_OK) {
+      !k->stage_ps || !k->shoot || !k->pt || kr_regrid_alloc(k) != ROD_OK ||
+      kr_tendon_alloc(k) != ROD_OK) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -205,8 +207,12 @@ static void sample_nodes(rod_kirchhoff *k) {
       k->out_quat[4 * j + i] = sgn * hn * y[ROD_Y_H + i];
     v3_copy(k->out_pos + 3 * j, y + ROD_NY + ROD_Q_P);
     m3_mul_v(k->out_vel + 3 * j, R, y + ROD_Y_Q);
-    v3_copy(k->out_n + 3 * j, y + ROD_Y_N);
-    v3_copy(k->out_m + 3 * j, y + ROD_Y_M);
+    if (k->rc.ntendons > 0) /* the backbone's, without the tendons' pull */
+      kr_tendon_backbone(k, j, y, k->out_n + 3 * j, k->out_m + 3 * j);
+    else {
+      v3_copy(k->out_n + 3 * j, y + ROD_Y_N);
+      v3_copy(k->out_m + 3 * j, y + ROD_Y_M);
+    }
   }
 }
 

@@ -140,8 +140,8 @@ bool kr_loads_tip(const rod_kirchhoff *k, const double *y, double F[3],
 bool kr_loads_planar(const rod_kirchhoff *k) {
   const rod_loads_nodes *ld = &k->loads;
   const rod_loads_const *c = &k->rc.loads;
-  if (c->ns_dead[1] != 0 || c->gravity[1] != 0)
-    return false;
+  if (c->ns_dead[1] != 0 || c->gravity[1] != 0 || k->rc.ntendons > 0)
+    return false; /* (tendons: the 3D right-hand side only) */
   if (ld->tip_force[1] != 0 || ld->tip_moment[0] != 0 ||
       ld->tip_moment[2] != 0 || k->body_offset[1] != 0)
     return false;

@@ -44,6 +44,8 @@ static void end_record(const rod_kirchhoff *k, const double *y, size_t point,
     der[KR_HV + i] = vs[i];
     der[KR_HOM + i] = f[ROD_Y_W + i];
   }
+  if (rc->ntendons > 0) /* the tendons' share of the strains' rates */
+    kr_tendon_rates(k, point, &wk, der + KR_HU, der + KR_HV);
 }
 
 /* The quadratures along the converged sweep (positions, kinetic and

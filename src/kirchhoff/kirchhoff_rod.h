@@ -26,6 +26,21 @@ rod_history_kind kr_choose_history(const rod_kirchhoff *k);
 /* u* at every evaluation point from the model (at creation and after the
  * grid moved). */
 void kr_set_precurvature(rod_kirchhoff *k);
+
+/* Tendons (kirchhoff_tendon.c, rod_tendon.h). The routing's room at the
+ * evaluation points (ROD_ENOMEM); the routing there (pt[].route, after
+ * the grid changed); the tensions into rc; the backbone's own force n and
+ * moment m (world) at grid node g from the section's resultants in y; the
+ * strains' rates (u - u*)_s in dus and (Cosserat) v_s in vs at evaluation
+ * point p with tendons, from their tendon-free values there (the rates of
+ * u0 - u*, v0) and the evaluation's work wk. */
+int kr_tendon_alloc(rod_kirchhoff *k);
+void kr_tendon_route(rod_kirchhoff *k);
+void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc);
+void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
+                        double *n, double *m);
+void kr_tendon_rates(const rod_kirchhoff *k, size_t p, const rod_rhs_work *wk,
+                     double *dus, double *vs);
 void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
                          bool dynamic);
 /* A Runge-Kutta stage: y_t = c0 y + H with H already in hp. */

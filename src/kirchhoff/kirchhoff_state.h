@@ -83,6 +83,8 @@ typedef struct rod_kirchhoff {
   int stages;         /* evaluation points per interval (integ->stages) */
   rod_hist_point *hp; /* `stages` per interval: the history terms */
   rod_rhs_point *pt;  /* `stages` per interval: the terms that vary along s */
+  double *route;      /* the tendons' routing at the points (pt[].route;
+                         kirchhoff_tendon.c), NULL without tendons */
   bool ustar_planar;  /* u*_1 = u*_3 = 0 everywhere */
   bool general;       /* precurved, rotary inertia or normal drag: the sweeps'
                          general variant (a plain rod's skips those terms) */

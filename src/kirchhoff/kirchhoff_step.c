@@ -55,9 +55,11 @@ void kr_set_precurvature(rod_kirchhoff *k) {
       planar = planar && u[0] == 0 && u[2] == 0;
     }
   k->ustar_planar = planar;
+  kr_tendon_route(k);
   const rod_model *m = &k->model;
   k->general = !rod_model_straight(m) || m->drag_model != ROD_DRAG_PAPER ||
-               m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0;
+               m->rho_inertia[0] > 0 || m->rho_inertia[2] > 0 ||
+               k->sc.tendons.count > 0;
 }
 
 /* The constants of the ODE for y_t = c0 y + H. */
@@ -81,6 +83,7 @@ static void set_constants(rod_kirchhoff *k, double c0) {
     rc->av0[i] = e3[i] / fac;
   }
   kr_loads_distributed(m, &rc->loads);
+  kr_tendon_constants(k, rc);
 }
 
 void kr_set_stage(rod_kirchhoff *k, double c0) {

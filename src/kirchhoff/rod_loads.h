@@ -24,38 +24,19 @@
  * path's scaling, the planes of the stability test) asks it. A new load
  * touches this header, kirchhoff_loads.c and its test.
  *
- * Tendons (Rucker & Webster 2011; Till, Aloi & Rucker 2019). A tendon i
- * routed at r_i(s) in the cross-section (material frame) and pulled with
- * the tension tau_i presses on the rod with a distributed force and moment
- * that are linear in the strains' rates: f_t = f_0 + F_1 z_s, l_t = l_0 +
- * L_1 z_s with z = (v, u) (their p_i^b_ss). In this n-m form u and v
- * follow from m and n algebraically (rod_rhs.h: u = u* + ki .* R^T m + au,
- * v = kse .* R^T n + av), so z_s = K^-1 (R^T [n_s; m_s] - [u x R^T n; u x
- * R^T m]) and n_s, m_s hold the loads' own rates: at every evaluation
- * point the right-hand side solves the small dense system
- *   (K + A) z_s = c,  K = diag(Kse, K) (Kirchhoff: v_s = 0, the 3x3 block
- *                     of u alone, K = diag(K_1, K_2, K_3)),
- * A and c the sum over the loads of their rod_loads_lhs, and then n_s, m_s
- * from z_s. Where it goes:
- *  - rod_rhs_eval: after u (and v) and before n_s, m_s: each such load
- *    adds its rod_loads_lhs at the point (its data per point, the routing
- *    r_i, r_i', r_i'', in rod_rhs_point beside u*), the system is solved
- *    (a 3x3 or 6x6 LU per point), and n_s, m_s take R f_t, R l_t;
- *  - rod_rhs_tangent: the same matrix acts on the directions, dz_s = (K +
- *    A)^-1 (dc - dA z_s), dA and dc the loads' derivatives along dy
- *    (rod_rhs_work keeps the factors and z_s of the evaluation);
- *  - the tip: the tendon's termination pulls along its tangent at L, a
- *    tip load depending on u(L), v(L): kr_loads_tip adds it and its
- *    derivative by the 16 states, as for the tip body;
- *  - displacement control: the tension tau_i is an unknown, its residual
- *    the tendon's length int |p_i_s| ds less the displacement asked: the
- *    shooting's unknowns grow beyond n(0), m(0) (rod_bvp.nx, kr_bvp_init),
- *    start() reads the tensions into the loads, the lengths are
- *    quadratures carried with the states in every sweep (the residual
- *    needs them, unlike the energies of kr_quadratures), and end() appends
- *    the length residuals.
- * A planar rod stays planar when the tendons lie in the x-z plane
- * (kr_loads_planar). */
+ * Tendons (Rucker & Webster 2011; Till, Aloi & Rucker 2019) press on the
+ * rod with loads that depend on the strains' rates u_s, v_s. In this n-m
+ * form they enter instead through the states: n and m are then the
+ * section's resultants (backbone and tendons' pull), whose balance laws
+ * and tip condition are the rod's without tendons, and the tendons change
+ * the constitutive law that gives u, v from them, solved at each
+ * evaluation point with the paper's K + A as its Jacobian (rod_tendon.h;
+ * their routing per point in rod_rhs_point, their tensions in
+ * rod_rhs_const). Integrating u_s, v_s through K + A as the paper does
+ * would need the s-derivatives of the time step's history, which this
+ * form never forms. A displacement-controlled tendon's tension would be
+ * an unknown beyond n(0), m(0) (rod_bvp.nx), its length a quadrature
+ * carried with the states and its residual appended at the end. */
 #ifndef ROD_LOADS_RHS_H
 #define ROD_LOADS_RHS_H
 
@@ -94,14 +75,6 @@ static inline double rod_loads_drag_tangent(const rod_loads_const *L,
   return normal && i < 2 ? L->drag[i] * (qp * dq[i] + q[i] * qdq)
                          : 2.0 * L->drag[i] * fabs(q[i]) * dq[i];
 }
-
-/* One load's share of the left-hand system (K + A) z_s = c at an
- * evaluation point, z = (v, u), material frame, for the loads through the
- * strains' rates (tendons, above). None is built yet. */
-typedef struct {
-  double A[36]; /* column-major 6 x 6 (Kirchhoff: the lower right 3 x 3) */
-  double c[6];
-} rod_loads_lhs;
 
 /* The concentrated loads of one step (kirchhoff_loads.c): dead tip loads,
  * the point loads inside the rod, each on its own grid node (Till & Rucker

@@ -32,6 +32,7 @@
 
 #include "core/v3.h"
 #include "kirchhoff/rod_loads.h"
+#include "kirchhoff/rod_tendon.h"
 
 enum {
   ROD_Y_H = 0,
@@ -67,13 +68,17 @@ typedef struct {
   double Kse[3]; /* N */
   /* the distributed loads (rod_loads.h): dead, drag, gravity */
   rod_loads_const loads;
+  /* tendons (rod_tendon.h): their number and tensions (N); 0: none */
+  int ntendons;
+  double tension[ROD_TENDONS_MAX];
 } rod_rhs_const;
 
 /* Data of the equations at one evaluation point that depend on s, not on
  * the history: the precurvature. (A distributed force fbar(s), as
  * contact's, belongs here too.) */
 typedef struct {
-  double ustar[3]; /* 1/m: u*(s), material frame */
+  double ustar[3];     /* 1/m: u*(s), material frame */
+  const double *route; /* the tendons' routing here (rod_tendon.h) */
 } rod_rhs_point;
 
 /* History data at one evaluation point (grid node or half-way): the
@@ -97,9 +102,11 @@ typedef struct {
   double Rtm[3], Rtn[3];
   double a[3]; /* local distributed inertia + drag force density */
   double ps[3];
-  double qp;   /* m/s, |q_perp| = |(q1, q2)| (normal drag) */
-  double b[3]; /* N m/m, local rate of the cross-section's angular
-                  momentum (rotary inertia) */
+  double qp;     /* m/s, |q_perp| = |(q1, q2)| (normal drag) */
+  double b[3];   /* N m/m, local rate of the cross-section's angular
+                    momentum (rotary inertia) */
+  double tL[36]; /* with tendons: the Cholesky factor of K + A
+                    (rod_tendon.h) */
 } rod_rhs_work;
 
 #if defined(__GNUC__)
@@ -117,6 +124,25 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
   for (int i = 0; i < 3; i++)
     u[i] = c->ki[i] * wk->Rtm[i] +
            ((general ? pt->ustar[i] : 0.0) - c->tau_fac * hp->U[i]);
+  /* with tendons n, m are the section's resultants n~, m~ and the strains
+   * solve the constitutive law with the tendons' pull (rod_tendon.h) */
+  const bool tendons = general && c->ntendons > 0;
+  if (tendons) {
+    double kd[3], ksd[3];
+    if (c->cosserat) {
+      m3_mul_tv(wk->Rtn, R, n);
+      for (int i = 0; i < 3; i++)
+        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
+    } else {
+      v3_set(v, 0, 0, 1);
+    }
+    for (int i = 0; i < 3; i++) {
+      kd[i] = 1.0 / c->ki[i];
+      ksd[i] = 1.0 / c->kse[i];
+    }
+    rod_tendon_strains(c->ntendons, c->tension, pt->route, kd, ksd, c->cosserat,
+                       u, v, wk->tL);
+  }
   quat_deriv(f + ROD_Y_H, h, u);
 
   double wxq[3];
@@ -140,9 +166,11 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
   v3_cross(uxq, u, q);
   v3_cross(uxw, u, w);
   if (c->cosserat) {
-    m3_mul_tv(wk->Rtn, R, n);
-    for (int i = 0; i < 3; i++)
-      v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
+    if (!tendons) {
+      m3_mul_tv(wk->Rtn, R, n);
+      for (int i = 0; i < 3; i++)
+        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
+    }
     m3_mul_v(ps, R, v);
     double wxv[3];
     v3_cross(wxv, w, v);
@@ -308,11 +336,23 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
   th[2] = s * (h[0] * dh[3] - h[1] * dh[2] + h[2] * dh[1] - h[3] * dh[0]);
 
   /* du = ki .* (Rtm x dtheta + R^T dm) */
-  double du[3], t1[3], t2[3];
+  double du[3], t1[3], t2[3], dvt[3] = {0, 0, 0};
   v3_cross(t1, wk->Rtm, th);
   m3_mul_tv(t2, R, dm);
-  for (int i = 0; i < 3; i++)
-    du[i] = c->ki[i] * (t1[i] + t2[i]);
+  const bool tendons = general && c->ntendons > 0;
+  if (tendons) { /* du, dv = (K + A)^-1 (d(R^T n~), d(R^T m~)) */
+    double bu[3], bv[3] = {0, 0, 0};
+    v3_add(bu, t1, t2);
+    if (c->cosserat) {
+      v3_cross(t1, wk->Rtn, th);
+      m3_mul_tv(t2, R, dn);
+      v3_add(bv, t1, t2);
+    }
+    rod_tendon_tangent_strains(wk->tL, c->cosserat, bv, bu, du, dvt);
+  } else {
+    for (int i = 0; i < 3; i++)
+      du[i] = c->ki[i] * (t1[i] + t2[i]);
+  }
   /* dh_s = F1(dh, u) + F1(h, du) */
   double f1[4], f2[4];
   quat_deriv(f1, dh, u);
@@ -345,10 +385,14 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
   v3_cross(dqxu, dq, u);
   v3_cross(qxdu, q, du);
   if (c->cosserat) {
-    v3_cross(t1, wk->Rtn, th);
-    m3_mul_tv(t2, R, dn);
-    for (int i = 0; i < 3; i++)
-      dv[i] = c->kse[i] * (t1[i] + t2[i]);
+    if (tendons) {
+      v3_copy(dv, dvt);
+    } else {
+      v3_cross(t1, wk->Rtn, th);
+      m3_mul_tv(t2, R, dn);
+      for (int i = 0; i < 3; i++)
+        dv[i] = c->kse[i] * (t1[i] + t2[i]);
+    }
     v3_cross(t1, th, v);
     v3_add(t1, t1, dv);
     m3_mul_v(dps, R, t1);

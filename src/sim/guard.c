@@ -234,8 +234,10 @@ bool rod_guard_balance(const rod_scenario *sc, const rod_model *m,
                        const rod_drive *d, const rod_sample *s, char *msg,
                        size_t size) {
   if (!s->force || !s->moment || s->points < 2 || sc->loads.count > 0 ||
-      !sc->tip.release)
-    return true; /* loads this check does not know */
+      !sc->tip.release || sc->tendons.count > 0)
+    return true; /* loads this check does not know (the tendons pull the
+                    backbone at the clamp too: its n(0), m(0) are not the
+                    clamp's whole reaction) */
   const double *p0 = s->position;
   double F[3], M[3], w[3], F_tip[3], M_tip[3], arm[3], t[3], I[3];
   rod_tip_loads(sc, d, true, F_tip, M_tip);

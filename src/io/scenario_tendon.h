@@ -1,0 +1,12 @@
+/* Checks of [tendon.NAME] that span several keys (rod_scenario_validate). */
+#ifndef ROD_SCENARIO_TENDON_H
+#define ROD_SCENARIO_TENDON_H
+
+#include "rod/scenario.h"
+
+/* ROD_EINVAL for a tendon given both an offset and a helix, a helix of
+ * negative radius, or tendons on a backend that does not carry them. */
+int rod_scenario_check_tendons(const rod_scenario *sc, const char *file,
+                               rod_error *err);
+
+#endif

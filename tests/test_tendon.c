@@ -1,0 +1,340 @@
+/* Tendons on the Kirchhoff and Cosserat rod (docs/tendons.md) against
+ * known answers: the closed-form arc of a straight tendon, a tendon on the
+ * neutral axis and two opposite ones that do nothing, the tangent
+ * equations against finite differences, a helical tendon and the public
+ * four-tendon example against independent solutions, and bad input. */
+#include <string.h>
+
+#include "kirchhoff/kirchhoff_rod.h"
+#include "scenarioutil.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* The static state of sc: positions (nodes x 3) into pos, orientations
+ * (nodes x 4) into quat, force and moment at the nodes into n, m (each
+ * NULL or room for KR_MAX_NODES points); returns the node count. */
+static int solve(const rod_scenario *sc, double *pos, double *quat, double *n,
+                 double *m) {
+  void *self = NULL;
+  rod_error err;
+  ck_assert_int_eq(rod_backend_kirchhoff.create(sc, &self, &err), ROD_OK);
+  rod_step_stats ss;
+  ck_assert_int_eq(rod_backend_kirchhoff.solve_static(self, &ss), ROD_OK);
+  rod_sample s;
+  rod_backend_kirchhoff.sample(self, &s);
+  const int N = s.points;
+  if (pos)
+    memcpy(pos, s.position, 3 * (size_t)N * sizeof(double));
+  if (quat)
+    memcpy(quat, s.orientation, 4 * (size_t)N * sizeof(double));
+  if (n)
+    memcpy(n, s.force, 3 * (size_t)N * sizeof(double));
+  if (m)
+    memcpy(m, s.moment, 3 * (size_t)N * sizeof(double));
+  rod_backend_kirchhoff.destroy(self);
+  return N;
+}
+
+/* A weightless rod along +z (the material frame the world's at the clamp)
+ * with one tendon, no gravity: L 0.5 m, d 2 mm, E 200 GPa, G 80 GPa. */
+static void tendon_rod(rod_scenario *sc, rod_model_kind model) {
+  rod_scenario_default(sc);
+  sc->rod.model = model;
+  sc->rod.length = 0.5;
+  sc->rod.diameter = 2e-3;
+  sc->rod.density = 8000;
+  sc->rod.youngs_modulus = 200e9;
+  sc->rod.shear_modulus = 80e9;
+  v3_set(sc->environment.gravity, 0, 0, 0);
+  v3_set(sc->base.direction, 0, 0, 1);
+  sc->rod.shear_coefficient = 1; /* G A, as validation/tendon_rw.py */
+  sc->rod.has_shear_coefficient = true;
+  sc->solver.tolerance = 1e-13;
+}
+
+static rod_tendon_def *add_tendon(rod_scenario *sc, double x, double y,
+                                  double tension) {
+  rod_tendon_def *t = &sc->tendons.item[sc->tendons.count];
+  memset(t, 0, sizeof *t);
+  snprintf(t->name, sizeof t->name, "t%d", sc->tendons.count);
+  t->offset[0] = x;
+  t->offset[1] = y;
+  t->tension = tension;
+  sc->tendons.count++;
+  return t;
+}
+
+enum { MAXN = 4096 };
+static double pos[3 * MAXN], nf[3 * MAXN], mm[3 * MAXN];
+
+/* ---- closed forms ------------------------------------------------------ */
+
+/* A straight tendon at r = (x, y) with tension T bends the weightless rod
+ * into an arc of curvature u = T (-y, x, 0) / EI (K u + T r x e3 = 0, the
+ * tendon's tangent e3 all along), its tip at sin(kL)/k e3 + (1 - cos(kL))
+ * / k (a x e3), a = u/|u|, on the default grid to 1e-8 L (RK4 integrates
+ * the constant curvature to rounding); on the Cosserat rod each section is
+ * also shortened by T/EA, unsheared (v = (1 - T/EA) e3). The backbone
+ * carries -T e3 and the moment balancing the tendon's. */
+static void check_arc(rod_model_kind model) {
+  rod_scenario sc;
+  tendon_rod(&sc, model);
+  const double x = 0.006, y = -0.011, T = 12.0, L = 0.5;
+  add_tendon(&sc, x, y, T);
+  const int N = solve(&sc, pos, NULL, nf, mm);
+  rod_model m;
+  rod_model_init(&m, &sc);
+  const double EI = m.K[0], EA = m.Kse[2];
+  const double u[3] = {-T * y / EI, T * x / EI, 0};
+  const double k = v3_norm(u);
+  const double stretch = model == ROD_MODEL_COSSERAT ? 1.0 - T / EA : 1.0;
+  double a[3], axe3[3], e3[3] = {0, 0, 1};
+  v3_scale(a, 1.0 / k, u);
+  v3_cross(axe3, a, e3);
+  double tip[3];
+  for (int i = 0; i < 3; i++)
+    tip[i] =
+        stretch * (sin(k * L) / k * e3[i] + (1.0 - cos(k * L)) / k * axe3[i]);
+  double d[3];
+  v3_sub(d, pos + 3 * (N - 1), tip);
+  ck_assert_msg(v3_norm(d) < 1e-8 * L, "tip off the arc by %.3g m (%d nodes)",
+                v3_norm(d), N);
+  /* the backbone's force is the tendon's pull back along the arc, -T d3,
+   * its moment EI u in the world */
+  for (int j = 0; j < N; j += N / 7) {
+    ck_assert_msg(fabs(v3_norm(nf + 3 * j) - T) < 1e-9 * T,
+                  "|n| = %.12g at node %d", v3_norm(nf + 3 * j), j);
+    ck_assert_msg(fabs(v3_norm(mm + 3 * j) - EI * k) < 1e-9 * EI * k,
+                  "|m| = %.12g vs %.12g at node %d", v3_norm(mm + 3 * j),
+                  EI * k, j);
+  }
+}
+
+START_TEST(straight_tendon_bends_kirchhoff_rod_into_arc) {
+  check_arc(ROD_MODEL_KIRCHHOFF);
+}
+END_TEST
+
+START_TEST(straight_tendon_bends_cosserat_rod_into_shortened_arc) {
+  check_arc(ROD_MODEL_COSSERAT);
+}
+END_TEST
+
+/* A tendon on the neutral axis, and two opposite ones with equal tension,
+ * leave the weightless rod straight (Cosserat: shortened by the tensions'
+ * sum over EA). */
+static void check_straight(rod_model_kind model, bool pair) {
+  rod_scenario sc;
+  tendon_rod(&sc, model);
+  const double T = 20.0, L = 0.5;
+  if (pair) {
+    add_tendon(&sc, 0.004, 0.009, T);
+    add_tendon(&sc, -0.004, -0.009, T);
+  } else {
+    add_tendon(&sc, 0, 0, T);
+  }
+  const int N = solve(&sc, pos, NULL, NULL, NULL);
+  rod_model m;
+  rod_model_init(&m, &sc);
+  const double total = pair ? 2 * T : T;
+  const double z = model == ROD_MODEL_COSSERAT ? L * (1 - total / m.Kse[2]) : L;
+  const double *tip = pos + 3 * (N - 1);
+  ck_assert_msg(fabs(tip[0]) < 1e-12 * L && fabs(tip[1]) < 1e-12 * L &&
+                    fabs(tip[2] - z) < 1e-12 * L,
+                "tip %.17g %.17g %.17g, expected z %.17g", tip[0], tip[1],
+                tip[2], z);
+}
+
+START_TEST(neutral_axis_tendon_does_nothing) {
+  check_straight(ROD_MODEL_KIRCHHOFF, false);
+  check_straight(ROD_MODEL_COSSERAT, false);
+}
+END_TEST
+
+START_TEST(opposite_equal_tendons_do_nothing) {
+  check_straight(ROD_MODEL_KIRCHHOFF, true);
+  check_straight(ROD_MODEL_COSSERAT, true);
+}
+END_TEST
+
+/* ---- the tangent equations --------------------------------------------- */
+
+/* Uniform in [-1, 1) from a fixed sequence. */
+static double rnd(unsigned *seed) {
+  *seed = *seed * 1103515245u + 12345u;
+  return ((*seed >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* rod_rhs_tangent with tendons against central differences of
+ * rod_rhs_eval, on random states, constants, routings (with r' and r'')
+ * and tensions, both models: relative agreement 1e-7 (the differences'
+ * own error is about 1e-9 here). */
+START_TEST(tangent_with_tendons_matches_differences) {
+  unsigned seed = 11;
+  double route[3 * ROD_ROUTE];
+  for (int trial = 0; trial < 400; trial++) {
+    rod_rhs_const c;
+    memset(&c, 0, sizeof c);
+    c.cosserat = trial % 2;
+    c.c0 = 300 * (1 + rnd(&seed));
+    c.rho_area = 0.02 * (1.5 + rnd(&seed));
+    c.tau_fac = 1e-3 * (1 + rnd(&seed));
+    for (int i = 0; i < 3; i++) {
+      c.ki[i] = 5 * (1.5 + rnd(&seed));
+      c.kse[i] = 1e-4 * (1.5 + rnd(&seed));
+      c.K[i] = 1.0 / c.ki[i];
+      c.Kse[i] = 1.0 / c.kse[i];
+      c.av0[i] = (i == 2 ? 1.0 : 0.0) + 1e-3 * rnd(&seed);
+      c.loads.ns_dead[i] = rnd(&seed);
+    }
+    c.ntendons = 3;
+    for (int i = 0; i < 3; i++) {
+      c.tension[i] = 10 * (1 + rnd(&seed)); /* up to 20 N */
+      for (int j = 0; j < ROD_ROUTE; j++)
+        route[ROD_ROUTE * i + j] = 0.02 * rnd(&seed) * (j < 2 ? 1 : 3);
+    }
+    rod_hist_point hp;
+    for (int i = 0; i < 3; i++) {
+      hp.Q[i] = rnd(&seed);
+      hp.U[i] = rnd(&seed);
+      hp.V[i] = 1e-3 * rnd(&seed);
+      hp.W[i] = 0;
+    }
+    rod_rhs_point pt = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route};
+    double y[ROD_NY], dy[ROD_NY], yp[ROD_NY], ym[ROD_NY];
+    for (int i = 0; i < ROD_NY; i++) {
+      y[i] = 0.2 * rnd(&seed);
+      dy[i] = rnd(&seed);
+    }
+    y[ROD_Y_H] += 1.5;
+    double f[ROD_NY], fp[ROD_NY], fm[ROD_NY], df[ROD_NY];
+    rod_rhs_work wk, wp, wm;
+    rod_rhs_eval(&c, &hp, &pt, y, f, &wk, true);
+    rod_rhs_tangent(&c, y, &wk, dy, df, true);
+    const double e = 1e-6;
+    for (int i = 0; i < ROD_NY; i++) {
+      yp[i] = y[i] + e * dy[i];
+      ym[i] = y[i] - e * dy[i];
+    }
+    rod_rhs_eval(&c, &hp, &pt, yp, fp, &wp, true);
+    rod_rhs_eval(&c, &hp, &pt, ym, fm, &wm, true);
+    double scale = 0, diff = 0;
+    for (int i = 0; i < ROD_NY; i++) {
+      const double fd = (fp[i] - fm[i]) / (2 * e);
+      scale = fmax(scale, fabs(fd));
+      diff = fmax(diff, fabs(fd - df[i]));
+    }
+    ck_assert_msg(diff < 1e-7 * scale, "trial %d: tangent off by %.3g of %.3g",
+                  trial, diff, scale);
+  }
+}
+END_TEST
+
+/* ---- independent solutions --------------------------------------------- */
+
+/* A helical tendon of one turn (radius 15.06 mm, phase 0, 10 N) on the
+ * weightless rod of tendon_rod bends it out of any plane. The tips of
+ * validation/tendon_rw.py (Rucker & Webster 2011's u-v form, classic RK4
+ * on 400 points; the case {"L": 0.5, "E": 200e9, "G": 80e9, "radius":
+ * 0.001, "model": "kirchhoff" or "cosserat", "rk4": 400, "tendons":
+ * [{"helix": [0.01506, 1, 0], "tension": 10}]}), within 1e-6 L on the
+ * default grid (measured: 5.9e-9 m on its 51 points, 5e-11 m on 400). */
+static void check_helix(rod_model_kind model, const double expect[3]) {
+  rod_scenario sc;
+  tendon_rod(&sc, model);
+  rod_tendon_def *t = add_tendon(&sc, 0, 0, 10.0);
+  v3_set(t->helix, 0.01506, 1, 0);
+  const int N = solve(&sc, pos, NULL, NULL, NULL);
+  double d[3];
+  v3_sub(d, pos + 3 * (N - 1), expect);
+  ck_assert_msg(v3_norm(d) < 1e-6 * 0.5, "tip off by %.3g m", v3_norm(d));
+  ck_assert(fabs(pos[3 * (N - 1) + 1]) > 0.03); /* out of the x-z plane */
+}
+
+START_TEST(helical_tendon_matches_independent_solution) {
+  static const double kirchhoff[3] = {
+      2.6616792253865627e-05, 0.038509868859145154, 0.49706084107721138};
+  static const double cosserat[3] = {2.6617430656757196e-05,
+                                     0.038509299678926898, 0.49705278205970987};
+  check_helix(ROD_MODEL_KIRCHHOFF, kirchhoff);
+  check_helix(ROD_MODEL_COSSERAT, cosserat);
+}
+END_TEST
+
+/* data/scenarios/tendon_statics.ini, the public four-tendon example (Till,
+ * Aloi & Rucker 2019): its program's tip (0.18221151304739194, 0,
+ * 0.45322937148613812) within 1e-4 L. The program stops its
+ * Levenberg-Marquardt iteration at a sum of squared residuals of 1e-12
+ * (N^2), 1.8e-7 m from its own solution, which it reaches with a sum of
+ * 1e-21: (0.1822116945404027, 0, 0.45322927092954224); rodsim on the same
+ * 100 points within 1e-8 L of that (the scenario's solver.tolerance of
+ * 1e-8 moves the tip by up to about 1e-8 L / 2; measured 3e-12 L), and of
+ * the independent solution (validation/tendon_rw.py, RK4 on 400 points,
+ * 4e-12 m from rodsim on 1600). */
+START_TEST(four_tendon_example_matches_published_program) {
+  rod_scenario sc;
+  rod_test_load(&sc, "tendon_statics.ini");
+  const int N = solve(&sc, pos, NULL, NULL, NULL);
+  const double *tip = pos + 3 * (N - 1), L = 0.5;
+  const double published[3] = {0.18221151304739194, 0, 0.45322937148613812};
+  const double tight[3] = {0.1822116945404027, 0, 0.45322927092954224};
+  const double exact[3] = {0.1822116945361664, 0, 0.45322927093576637};
+  double d[3];
+  v3_sub(d, tip, published);
+  ck_assert_msg(v3_norm(d) < 1e-4 * L, "%.3g m from the published tip",
+                v3_norm(d));
+  v3_sub(d, tip, tight);
+  ck_assert_msg(v3_norm(d) < 1e-8 * L, "%.3g m from the program's solution",
+                v3_norm(d));
+  v3_sub(d, tip, exact);
+  ck_assert_msg(v3_norm(d) < 1e-8 * L, "%.3g m from the independent solution",
+                v3_norm(d));
+}
+END_TEST
+
+/* ---- bad input --------------------------------------------------------- */
+
+/* Exit 2 and one line naming the file, the key and the problem. */
+static void check_refused(const char *section_text, const char *key) {
+  char dir[256];
+  rod_test_dir(dir, sizeof dir, "tendon");
+  rod_test_write(dir, "bad.ini", section_text);
+  char args[600];
+  snprintf(args, sizeof args, "static '%s/bad.ini' -o '%s/out.h5'", dir, dir);
+  rod_cli_result r = rod_test_cli(dir, args);
+  ck_assert_int_eq(r.status, 2);
+  ck_assert_msg(strstr(r.err, key) != NULL, "no %s in: %s", key, r.err);
+  ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'),
+                "more than one line: %s", r.err);
+  rod_test_rmdir(dir);
+}
+
+START_TEST(bad_tendon_input_is_refused) {
+  check_refused("[tendon.a]\noffset = 0.01 0\ntension = -1\n",
+                "tendon.a.tension");
+  check_refused("[tendon.a]\noffset = nan 0\ntension = 1\n", "tendon.a.offset");
+  check_refused("[tendon.a]\noffset = 0.01\n", "tendon.a.offset");
+  check_refused("[tendon.a]\noffset = 0.01 0\nhelix = 0.01 1 0\n",
+                "tendon.a.helix");
+  check_refused("[tendon.a]\nhelix = -0.01 1 0\n", "tendon.a.helix");
+  check_refused("[solver]\nbackend = rfem\n[tendon.a]\noffset = 0.01 0\n",
+                "tendon.a");
+}
+END_TEST
+
+static Suite *tendon_suite(void) {
+  Suite *s = suite_create("tendon");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, straight_tendon_bends_kirchhoff_rod_into_arc);
+  tcase_add_test(tc, straight_tendon_bends_cosserat_rod_into_shortened_arc);
+  tcase_add_test(tc, neutral_axis_tendon_does_nothing);
+  tcase_add_test(tc, opposite_equal_tendons_do_nothing);
+  tcase_add_test(tc, tangent_with_tendons_matches_differences);
+  tcase_add_test(tc, helical_tendon_matches_independent_solution);
+  tcase_add_test(tc, four_tendon_example_matches_published_program);
+  tcase_add_test(tc, bad_tendon_input_is_refused);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+ROD_TEST_MAIN(tendon_suite)
