@@ -9,6 +9,7 @@
 #include "core/model.h"
 #include "core/v3.h"
 #include "integrators/bdf.h"
+#include "io/inputs.h"
 #include "physicsutil.h"
 #include "rod/sim.h"
 #include "sim/backend.h"

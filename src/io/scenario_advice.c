@@ -5,7 +5,6 @@
  * the rod's first bending mode and an impulse, the grid against the
  * step's length scale k, the history of the Runge-Kutta stages). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,19 +12,6 @@
 #include "integrators/bdf.h"
 #include "integrators/genalpha.h"
 #include "scenario_warn.h"
-
-void rod_warning_add(rod_warning_list *w, const char *key, const char *fmt,
-                     ...) {
-  if (w->count < w->max) {
-    rod_warning *out = &w->out[w->count];
-    snprintf(out->key, sizeof out->key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->message, sizeof out->message, fmt, ap);
-    va_end(ap);
-  }
-  w->count++;
-}
 
 /* Steps an impulse should span: loads are sampled at step times, so a hat
  * of fewer steps delivers its momentum poorly (and none at all once dt
