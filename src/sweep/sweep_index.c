@@ -5,13 +5,14 @@
  * Crash safety, as run files (docs/hdf5.md): HDF5's default file format,
  * no SWMR. Every dataset is made at creation at its final size,
  * contiguous and allocated at once with its fill value, and the file is
- * flushed and closed under DIR/index.h5.part before it is renamed to
- * DIR/index.h5: from then on the metadata never changes. A case's record
- * is a few raw writes in place (no sieve buffer: only its own bytes),
- * flushed; then its status byte, in a flush of its own, so a status of
- * complete or failed always counts a whole record. A kill at any moment
- * leaves a file that opens, each case's status with all it counts. The
- * file is never rewritten whole: a record writes about 700 bytes. */
+ * flushed and closed under DIR/index.h5.part (io/outfile.c: the writer's
+ * lock, O_EXCL) before it is committed as DIR/index.h5: from then on the
+ * metadata never changes. A case's record is a few raw writes in place (no
+ * sieve buffer: only its own bytes), flushed; then its status byte, in a flush
+ * of its own, so a status of complete or failed always counts a whole record. A
+ * kill at any moment leaves a file that opens, each case's status with all it
+ * counts. The file is never rewritten whole: a record writes about 700 bytes.
+ */
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
@@ -24,6 +25,7 @@
 
 #include "config.h"
 #include "io/h5attr.h"
+#include "io/outfile.h"
 #include "sweep_internal.h"
 
 enum {
@@ -311,15 +313,23 @@ int sweep_index_create(const char *path, const sweep_identity *id,
   sweep_index *ix = calloc(1, sizeof *ix);
   if (!ix)
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
-  char part[1200];
-  snprintf(part, sizeof part, "%s.part", path);
+  /* under the writer's lock and the output rules of every rodsim file
+   * (io/outfile.h): created as PATH.part with O_EXCL, committed whole */
+  rod_out_rules rules = {.kind = ROD_OUT_HDF5, .key = "-o"};
+  rod_outfile *o = NULL;
+  int st0 = rod_outfile_open(path, &rules, &o, err);
+  if (st0 != ROD_OK) {
+    free(ix);
+    return st0;
+  }
   snprintf(ix->path, sizeof ix->path, "%s", path);
   hid_t fapl = access_plist();
   errno = 0;
-  ix->file = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  ix->file = rod_outfile_create_hdf5(o, H5P_DEFAULT, fapl);
   H5Pclose(fapl);
   if (ix->file < 0) {
     int e = errno;
+    rod_outfile_close(o, true);
     free(ix);
     return rod_error_set(err, ROD_EIO, path, "", "cannot create the index%s%s",
                          e ? ": " : "", e ? strerror(e) : "");
@@ -371,12 +381,13 @@ int sweep_index_create(const char *path, const sweep_identity *id,
   free(ix);
   if (st == ROD_OK && closed < 0)
     st = ROD_EIO;
-  if (st == ROD_OK && rename(part, path) != 0)
+  rod_error cerr = {{0}, {0}, {0}, 0};
+  if (st == ROD_OK && rod_outfile_commit(o, &cerr) != ROD_OK)
     st = ROD_EIO;
-  if (st != ROD_OK) {
-    unlink(part);
-    return rod_error_set(err, st, path, "", "cannot write the index");
-  }
+  rod_outfile_close(o, st != ROD_OK);
+  if (st != ROD_OK)
+    return rod_error_set(err, st, path, "", "cannot write the index%s%s",
+                         cerr.message[0] ? ": " : "", cerr.message);
   return sweep_index_open(path, out, err);
 }
 
