@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "core/model.h"
+#include "io/h5attr.h"
 #include "io/logger_writer.h"
 #include "io/writers.h"
 
@@ -167,23 +168,6 @@ static hid_t file_type(int t) {
 }
 static size_t type_size(int t) { return t == 0 ? 8 : t == 1 ? 4 : 1; }
 
-/* Write or overwrite a variable-length UTF-8 string attribute of obj. */
-static int write_string_attr(hid_t obj, const char *name, const char *value) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  hid_t space = H5Screate(H5S_SCALAR);
-  if (H5Aexists(obj, name) > 0)
-    H5Adelete(obj, name);
-  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t e = attr < 0 ? -1 : H5Awrite(attr, type, &value);
-  if (attr >= 0)
-    H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  return e < 0 ? ROD_EIO : ROD_OK;
-}
-
 /* A one-dimensional attribute of n strings. */
 static int write_strings_attr(hid_t obj, const char *name,
                               const char *const *values, int n) {
@@ -240,11 +224,11 @@ static hid_t make_count(hid_t file) {
   if (ds >= 0 &&
       (H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero) <
            0 ||
-       write_string_attr(ds, "units", "1") != ROD_OK ||
-       write_string_attr(ds, "description",
-                         "whole samples along T: a run killed during a flush "
-                         "may leave datasets longer, their last samples not "
-                         "written") != ROD_OK)) {
+       rod_h5_put_text(ds, "units", "1") != ROD_OK ||
+       rod_h5_put_text(ds, "description",
+                       "whole samples along T: a run killed during a flush "
+                       "may leave datasets longer, their last samples not "
+                       "written") != ROD_OK)) {
     H5Dclose(ds);
     ds = -1;
   }
@@ -272,7 +256,7 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
   struct tm utc;
   gmtime_r(&t, &utc);
   strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  int st = write_string_attr(file, "backend", backend);
+  int st = rod_h5_put_text(file, "backend", backend);
   const struct {
     const char *name, *value;
   } texts[] = {{"rodsim_version", ROD_VERSION},
@@ -284,7 +268,7 @@ static int write_root_attrs(hid_t file, const rod_scenario *sc,
                {"units", "SI: m, s, kg, N, J; angles in rad"},
                {"quaternion_order", "w x y z"}};
   for (size_t i = 0; i < sizeof texts / sizeof texts[0] && st == ROD_OK; i++)
-    st = write_string_attr(file, texts[i].name, texts[i].value);
+    st = rod_h5_put_text(file, texts[i].name, texts[i].value);
   rod_model m; /* the grid of space.nodes = auto */
   rod_model_init(&m, sc);
   const struct {
@@ -393,9 +377,9 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   errno = 0;
   int st = write_root_attrs(lg->file, sc, backend);
   if (st == ROD_OK)
-    st = write_string_attr(lg->file, "scenario", text);
+    st = rod_h5_put_text(lg->file, "scenario", text);
   if (st == ROD_OK)
-    st = write_string_attr(lg->file, "status", "running");
+    st = rod_h5_put_text(lg->file, "status", "running");
   free(text);
   if (st == ROD_OK && (lg->count = make_count(lg->file)) < 0)
     st = ROD_EIO;
@@ -427,9 +411,9 @@ int rod_logger_open_with(rod_logger **out, const char *path,
 
 /* units and description of a dataset (and the names of coded values). */
 static int describe(hid_t ds, const char *units, const char *description) {
-  int st = write_string_attr(ds, "units", units);
+  int st = rod_h5_put_text(ds, "units", units);
   if (st == ROD_OK)
-    st = write_string_attr(ds, "description", description);
+    st = rod_h5_put_text(ds, "description", description);
   return st;
 }
 
@@ -565,7 +549,7 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
           write_strings_attr(lg->ds[i], "enum_names", method_names,
                              (int)(sizeof method_names / sizeof *method_names));
     if (st == ROD_OK && (i == DS_QUAT))
-      st = write_string_attr(lg->ds[i], "quaternion_order", "w x y z");
+      st = rod_h5_put_text(lg->ds[i], "quaternion_order", "w x y z");
     if (st == ROD_OK && df->rounded)
       st =
           write_number_attr(lg->ds[i], "significant_bits", lg->keep_bits, true);
@@ -693,10 +677,10 @@ static int close_logger(rod_logger *lg, const char *status, bool discard) {
              rest ? "the last samples" : "more samples", strerror(write_errno));
   int st2 = ROD_EIO;
   if (st == ROD_OK || clean_stop)
-    st2 = write_string_attr(lg->file, "status",
-                            clean_stop ? why
-                            : status   ? status
-                                       : "");
+    st2 = rod_h5_put_text(lg->file, "status",
+                          clean_stop ? why
+                          : status   ? status
+                                     : "");
   for (int i = 0; i < DS_COUNT; i++)
     if (lg->ds[i] > 0)
       H5Dclose(lg->ds[i]);
