@@ -76,13 +76,23 @@ static int box_cmp(const void *a, const void *b) {
   return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
+/* Every value of v[0..n) finite: x - x is +0 for a finite x and NaN for
+ * an infinite or NaN one, and a sum of +0 stays +0 while a NaN stays. Four
+ * sums, with no branch in the loop, so the compiler pairs them in vector
+ * registers: it runs after every step on about 20 values a point
+ * (isfinite with an early exit cost 5 % of a Cosserat run's
+ * instructions). */
 static bool finite_array(const double *v, int n) {
   if (!v)
     return true;
-  for (int i = 0; i < n; i++)
-    if (!isfinite(v[i]))
-      return false;
-  return true;
+  double sum[4] = {0, 0, 0, 0};
+  int i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; k++)
+      sum[k] += v[i + k] - v[i + k];
+  for (; i < n; i++)
+    sum[0] += v[i] - v[i];
+  return (sum[0] + sum[1]) + (sum[2] + sum[3]) == 0;
 }
 
 /* The centreline passes within the diameter of itself: the segments are
