@@ -2,7 +2,8 @@
  * estimated to take more than 10 minutes says so once, with the estimate
  * and the setting that makes its cost, also when stderr is a pipe; in a
  * pipe a plain line now and then and no carriage return; on a terminal
- * the line rewritten in place by run, bench and compare alike. */
+ * the line rewritten in place by run, bench and compare alike; a sweep
+ * counts its cases the same way. */
 #include <pty.h>
 #include <signal.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static void wait_for(const char *needle, int count) {
   while (occurrences(err_text(), needle) < count && now() < until)
     nap();
   ck_assert_msg(occurrences(err_text(), needle) >= count,
-                "no %d x '%s' within 60 s: %s", count, needle, err_text());
+                "no %d x '%s' within 60 s: %.2000s", count, needle, err_text());
 }
 
 static void stop(pid_t pid) {
@@ -149,6 +150,35 @@ START_TEST(long_bench_and_compare_say_so) {
 }
 END_TEST
 
+/* A sweep whose cases add up to more than 10 minutes, in a pipe: the
+ * warning once, from its first cases, naming the count and a case's
+ * cost; plain lines with the cases run of those to run and the time
+ * left; no carriage return. 2000 cases of the weight release over 100 s
+ * on one thread: a case takes over a second on any machine (the solver
+ * alone runs about 100 times faster than real time), so the sweep takes
+ * over half an hour; every 100th step written. */
+START_TEST(long_sweep_says_so_in_a_pipe) {
+  make_dir();
+  pid_t pid =
+      start("sweep DATA/scenarios/weight_release.ini -o sweep "
+            "--threads 1 --set time.duration=100 --set output.every=100 "
+            "--vary rod.length=0.29:0.31:2000",
+            "0.3");
+  wait_for("will take about", 1);
+  wait_for(" left", 2);
+  stop(pid);
+  const char *err = err_text();
+  ck_assert_int_eq(occurrences(err, "will take about"), 1);
+  ck_assert_msg(strstr(err, "warning: the 2000 cases will take about"),
+                "%.2000s", err);
+  ck_assert_msg(estimate(err) > 600, "%.2000s", err);
+  ck_assert_msg(strstr(err, " a case so far, over the first "), "%.2000s", err);
+  ck_assert_msg(strstr(err, "/ 2000 cases, about "), "%.2000s", err);
+  ck_assert_ptr_null(strchr(err, '\r'));
+  ck_assert_ptr_null(strchr(err, '\033'));
+}
+END_TEST
+
 /* On a terminal: the line rewritten in place ("\r" ... erase to the end of
  * the line) by bench and compare, as by run. */
 START_TEST(terminal_line_on_bench_and_compare) {
@@ -199,6 +229,7 @@ static Suite *progress_suite(void) {
   tcase_add_checked_fixture(tc, NULL, remove_dir);
   tcase_add_test(tc, long_run_says_so_in_a_pipe);
   tcase_add_test(tc, long_bench_and_compare_say_so);
+  tcase_add_test(tc, long_sweep_says_so_in_a_pipe);
   tcase_add_test(tc, terminal_line_on_bench_and_compare);
   suite_add_tcase(s, tc);
   return s;

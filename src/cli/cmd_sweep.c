@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "rod/parallel.h"
 #include "rod/sweep.h"
 
@@ -207,19 +208,14 @@ static void describe(const rod_sweep_def *d, int c, char *buf, size_t size) {
 typedef struct {
   const rod_sweep_def *def;
   const char *dir;
-  bool quiet, tty;
-  int done, total;
-  double t0;
+  bool quiet;
+  int done, to_run;
+  cli_progress line; /* progress.h: rewritten on a terminal, a plain line
+                        every minute in a pipe, the cost of long work */
 } progress;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* Each case as it is recorded: a failure or refusal on its own line, and
- * on a terminal one progress line, rewritten. */
+ * the progress line with the cases run of those to run now. */
 static void on_case(void *user, int c, const rod_case_record *rec) {
   progress *p = user;
   p->done++;
@@ -228,17 +224,26 @@ static void on_case(void *user, int c, const rod_case_record *rec) {
   if (rec->status == ROD_CASE_FAILED || rec->status == ROD_CASE_REFUSED) {
     char keys[300];
     describe(p->def, c, keys, sizeof keys);
-    fprintf(stderr, "%srodsim: %s: case %d (%s) %s: %s\n",
-            p->tty ? "\r\033[K" : "", p->dir, c, keys,
+    cli_progress_clear(&p->line);
+    fprintf(stderr, "rodsim: %s: case %d (%s) %s: %s\n", p->dir, c, keys,
             rod_case_status_name(rec->status), rec->message);
   }
-  if (p->tty) {
-    double wall = now() - p->t0;
-    fprintf(stderr, "\rrodsim: sweep: %d / %d cases run, %.1f s, ETA %.0f s   ",
-            p->done, p->total, wall,
-            p->done ? wall * (p->total - p->done) / p->done : 0.0);
-    fflush(stderr);
+  cli_progress_count(&p->line, p->done, p->to_run, "case", "cases");
+}
+
+/* The cases of this shard that rod_sweep_run will run: pending, running and
+ * interrupted ones, failed and refused ones with --retry-failed. */
+static int cases_to_run(const rod_sweep *s, const rod_sweep_options *o) {
+  int n = 0;
+  for (int c = 0; c < rod_sweep_cases(s); c++) {
+    if (o->shards > 1 && c % o->shards != o->shard)
+      continue;
+    const int st = rod_sweep_status(s, c);
+    n += st == ROD_CASE_PENDING || st == ROD_CASE_RUNNING ||
+         st == ROD_CASE_INTERRUPTED ||
+         (o->retry_failed && (st == ROD_CASE_FAILED || st == ROD_CASE_REFUSED));
   }
+  return n;
 }
 
 /* The command line's warnings about a case's scenario (unit slips, time step,
@@ -317,12 +322,8 @@ int cmd_sweep(int argc, char **argv) {
     rc = define(&a, base, d, &o);
   if (rc == CLI_OK && a.shard)
     rc = shard(a.shard, &o);
-  progress p = {.def = d,
-                .dir = dir,
-                .quiet = a.c.quiet,
-                .tty = isatty(2) && !a.c.quiet,
-                .total = d ? rod_sweep_def_cases(d) : 0,
-                .t0 = now()};
+  progress p = {.def = d, .dir = dir, .quiet = a.c.quiet};
+  cli_progress_init(&p.line, dir, a.c.quiet);
   o.user = &p;
   rod_sweep *s = NULL;
   rod_error err = {{0}, {0}, {0}, 0};
@@ -332,13 +333,14 @@ int cmd_sweep(int argc, char **argv) {
     if (st != ROD_OK) {
       cli_print_error(&err);
       rc = st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
+    } else {
+      p.to_run = cases_to_run(s, &o);
     }
   }
   if (rc == CLI_OK) {
     rod_sweep_report rep;
     int st = rod_sweep_run(s, &rep, &err);
-    if (p.tty)
-      fputs("\r\033[K", stderr);
+    cli_progress_clear(&p.line);
     a.c.output = dir;
     if (st != ROD_OK && st != ROD_EINTR) {
       cli_print_error(&err);
@@ -351,6 +353,7 @@ int cmd_sweep(int argc, char **argv) {
       rc = CLI_FAILED;
     }
   }
+  cli_progress_end(&p.line);
   rod_sweep_def_free(d);
   free(base);
   return rc;
