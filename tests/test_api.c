@@ -111,6 +111,39 @@ START_TEST(errors_of_a_simulation) {
 }
 END_TEST
 
+/* A recorder holds a run of more samples than its first block (16384):
+ * it grows as they come, and keeps every one: 40001 samples of a chain of
+ * 4 elements at 2^-16 s over 0.61 s, the whole rod with them. */
+START_TEST(recorder_grows_with_the_run) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  rod_error err;
+  ck_assert_int_eq(rod_scenario_load_string(&sc, short_run, "s", &err), ROD_OK);
+  sc.solver.backend = ROD_BACKEND_RFEM;
+  sc.rfem.segments = 4;
+  sc.time.dt = 0x1p-16;               /* 15.3 us, exact in binary */
+  sc.time.duration = 40000 * 0x1p-16; /* 0.61 s */
+  const int samples = 40001;          /* t = 0 and each step */
+  ck_assert_int_ge(rod_sim_sample_count(&sc), samples); /* a bound */
+  rod_recorder *r = rod_recorder_alloc(&sc, true);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_int_lt(r->capacity, samples); /* not all of it at the start */
+  rod_sim_sink sink = rod_recorder_sink(r);
+  rod_sim_result res;
+  ck_assert_int_eq(rod_sim_run(&sc, &sink, false, &res, &err), ROD_OK);
+  ck_assert_int_eq(res.samples, samples);
+  ck_assert_int_eq(r->count, samples);
+  ck_assert_int_ge(r->capacity, r->count);
+  for (int i = 0; i < r->count; i++) {
+    ck_assert(r->t[i] == i * sc.time.dt);
+    const double *tip = r->rod + ((size_t)i * r->points + r->points - 1) * 3;
+    for (int c = 0; c < 3; c++)
+      ck_assert(tip[c] == r->tip[3 * i + c]);
+  }
+  rod_recorder_free(r);
+}
+END_TEST
+
 /* ---- stepping ---------------------------------------------------------- */
 
 /* Stepping by hand gives the samples and numbers of rod_sim_run: the
@@ -414,6 +447,7 @@ static Suite *api_suite(void) {
   suite_add_tcase(s, tc);
   tc = tcase_create("stepping");
   tcase_add_test(tc, stepping_matches_the_run);
+  tcase_add_test(tc, recorder_grows_with_the_run);
   suite_add_tcase(s, tc);
   tc = tcase_create("loads");
   tcase_add_test(tc, tip_force_as_the_key);

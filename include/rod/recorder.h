@@ -1,15 +1,15 @@
 /* In-memory record of a run: times, tip positions, energies and solver
  * effort per sample, and optionally the whole rod. A rod_sim_sink for the
  * commands and tests that analyse a run instead of writing HDF5 (compare,
- * calibrate). Storage is sized once for the run's samples (and doubled
- * when a run with step-size control delivers more). */
+ * calibrate). Storage is sized for the run's samples up to 16384 and
+ * doubled as a longer run (or one with step-size control) delivers more. */
 #ifndef ROD_RECORDER_H
 #define ROD_RECORDER_H
 
 #include <stdbool.h>
 
-#include "rod/scenario.h"
 #include "rod/sample.h"
+#include "rod/scenario.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,9 +29,9 @@ typedef struct {
   int *method;
 } rod_recorder;
 
-/* A recorder with room for every sample of a run of sc (time samples,
- * docs/hdf5.md). keep_rod also stores the positions of all points. NULL if out
- * of memory. */
+/* A recorder with room for the samples of a run of sc (time samples,
+ * docs/hdf5.md), up to 16384 before it grows. keep_rod also stores the
+ * positions of all points. NULL if out of memory. */
 rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod);
 void rod_recorder_free(rod_recorder *r);
 

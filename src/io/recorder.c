@@ -22,11 +22,19 @@ void rod_recorder_free(rod_recorder *r) {
   free(r);
 }
 
+/* Samples the recorder holds before it first grows. */
+static const int first_block = 1 << 14;
+
 rod_recorder *rod_recorder_alloc(const rod_scenario *sc, bool keep_rod) {
   rod_recorder *r = calloc(1, sizeof *r);
   if (!r)
     return NULL;
-  r->capacity = rod_sim_sample_count(sc);
+  /* room for the run's samples up to a first block; a longer run doubles
+   * it as it goes (grow), so a 12-hour run asks for memory only as its
+   * samples come, not for all of them at its start */
+  const int samples = rod_sim_sample_count(sc);
+  r->capacity =
+      samples < first_block ? (samples > 0 ? samples : 1) : first_block;
   r->keep_rod = keep_rod;
   size_t c = (size_t)r->capacity;
   r->t = malloc(c * sizeof(double));
@@ -52,8 +60,9 @@ static bool grow_array(void **p, size_t size) {
   return q != NULL;
 }
 
-/* Twice the room: a run with step-size control and no output.interval
- * delivers more samples than rod_sim_sample_count can know. */
+/* Twice the room: a run longer than the first block, or one with
+ * step-size control and no output.interval, which delivers more samples
+ * than rod_sim_sample_count can know. */
 static int grow(rod_recorder *r, int points) {
   size_t c = 2 * (size_t)r->capacity;
   bool ok = grow_array((void **)&r->t, c * sizeof(double)) &&
