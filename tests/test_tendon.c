@@ -60,6 +60,7 @@ static rod_tendon_def *add_tendon(rod_scenario *sc, double x, double y,
   t->offset[0] = x;
   t->offset[1] = y;
   t->tension = tension;
+  t->end.tip = true;
   sc->tendons.count++;
   return t;
 }
@@ -192,6 +193,7 @@ START_TEST(tangent_with_tendons_matches_differences) {
       c.tension[i] = 10 * (1 + rnd(&seed)); /* up to 20 N */
       for (int j = 0; j < ROD_ROUTE; j++)
         route[ROD_ROUTE * i + j] = 0.02 * rnd(&seed) * (j < 2 ? 1 : 3);
+      route[ROD_ROUTE * i + 6] = 1.0; /* it runs here */
     }
     rod_hist_point hp;
     for (int i = 0; i < 3; i++) {
@@ -292,12 +294,169 @@ START_TEST(four_tendon_example_matches_published_program) {
 }
 END_TEST
 
-/* ---- bad input --------------------------------------------------------- */
+/* ---- where a tendon runs, its routing and tension from files ------------ */
 
-/* Exit 2 and one line naming the file, the key and the problem. */
-static void check_refused(const char *section_text, const char *key) {
+/* A straight tendon (12 N at (6, -11) mm) that enters at start = 0.123 m
+ * and is anchored at end = 0.3771 m (neither a node of the uniform grid:
+ * nodes move there) bends only [start, end] into the arc of curvature T r
+ * / EI (Cosserat: shortened by T / EA there); the rod is straight before
+ * and after, along the arc's end tangent: tip within 1e-8 L on the default
+ * grid. The backbone carries -T d3 where the tendon runs, nothing
+ * elsewhere (1e-9 T). */
+static void check_span(rod_model_kind model) {
+  rod_scenario sc;
+  tendon_rod(&sc, model);
+  const double x = 0.006, y = -0.011, T = 12.0, L = 0.5, a = 0.123, b = 0.3771;
+  rod_tendon_def *t = add_tendon(&sc, x, y, T);
+  t->start = a;
+  t->end.tip = false;
+  t->end.s = b;
+  const int N = solve(&sc, pos, NULL, nf, NULL);
+  rod_model m;
+  rod_model_init(&m, &sc);
+  const double EI = m.K[0], EA = m.Kse[2];
+  const double u[3] = {-T * y / EI, T * x / EI, 0};
+  const double k = v3_norm(u), th = k * (b - a);
+  const double stretch = model == ROD_MODEL_COSSERAT ? 1.0 - T / EA : 1.0;
+  double ax[3], axe3[3], e3[3] = {0, 0, 1};
+  v3_scale(ax, 1.0 / k, u);
+  v3_cross(axe3, ax, e3);
+  double tip[3];
+  for (int i = 0; i < 3; i++)
+    tip[i] = a * e3[i] +
+             stretch * (sin(th) / k * e3[i] + (1.0 - cos(th)) / k * axe3[i]) +
+             (L - b) * (cos(th) * e3[i] + sin(th) * axe3[i]);
+  double d[3];
+  v3_sub(d, pos + 3 * (N - 1), tip);
+  ck_assert_msg(v3_norm(d) < 1e-8 * L, "tip off by %.3g m (%d nodes)",
+                v3_norm(d), N);
+  ck_assert_int_eq(N, 51); /* two nodes moved, none added */
+  for (int j = 1; j < N - 1; j++) {
+    const double s = L * j / (N - 1);
+    const double want = s > a + 0.01 && s < b - 0.01 ? T : 0.0;
+    if (fabs(s - a) > 0.01 && fabs(s - b) > 0.01)
+      ck_assert_msg(fabs(v3_norm(nf + 3 * j) - want) < 1e-9 * T,
+                    "|n| = %.12g at node %d", v3_norm(nf + 3 * j), j);
+  }
+}
+
+START_TEST(tendon_between_start_and_end_bends_only_there) {
+  check_span(ROD_MODEL_KIRCHHOFF);
+  check_span(ROD_MODEL_COSSERAT);
+}
+END_TEST
+
+/* The helix of check_helix sampled into a routing file (s, x, y) every
+ * 2.5 mm and every 1.25 mm gives the tip of the helix key to within the
+ * spline's error, which comes from its natural end condition r'' = 0
+ * (the helix has |r''| = radius (2 pi / L)^2 at its ends) and falls as h^2:
+ * measured 3.5e-9 m and 3.7e-10 m, required below 1e-8 L and a fall by
+ * more than 3 on halving h. A routing file of one constant row pair gives
+ * the offset run bit for bit. */
+static double helix_file_tip_error(const char *dir, int rows, const double *ref,
+                                   int N) {
+  static char text[64 * 1024];
+  char line[128], path[512];
+  size_t len = (size_t)snprintf(text, sizeof text, "s,x,y\n");
+  const double rho = 0.01506, L = 0.5;
+  for (int i = 0; i <= rows; i++) {
+    const double s = L * i / rows, a = 2 * M_PI * s / L;
+    snprintf(line, sizeof line, "%.17g,%.17g,%.17g\n", s, rho * cos(a),
+             rho * sin(a));
+    len += (size_t)snprintf(text + len, sizeof text - len, "%s", line);
+  }
+  rod_test_write(dir, "helix.csv", text);
+  rod_scenario sc;
+  tendon_rod(&sc, ROD_MODEL_KIRCHHOFF);
+  rod_tendon_def *t = add_tendon(&sc, 0, 0, 10.0);
+  snprintf(path, sizeof path, "%s/helix.csv", dir);
+  snprintf(t->routing_file, sizeof t->routing_file, "%s", path);
+  ck_assert_int_eq(solve(&sc, pos, NULL, NULL, NULL), N);
+  double d[3];
+  v3_sub(d, pos + 3 * (N - 1), ref + 3 * (N - 1));
+  return v3_norm(d);
+}
+
+START_TEST(routing_file_matches_the_routing_it_samples) {
+  char dir[256], path[512];
+  rod_test_dir(dir, sizeof dir, "tendon");
+  static double ref[3 * MAXN];
+  const double L = 0.5;
+  rod_scenario sc;
+  tendon_rod(&sc, ROD_MODEL_KIRCHHOFF);
+  rod_tendon_def *t = add_tendon(&sc, 0, 0, 10.0);
+  v3_set(t->helix, 0.01506, 1, 0);
+  int N = solve(&sc, ref, NULL, NULL, NULL);
+  const double e1 = helix_file_tip_error(dir, 200, ref, N);
+  const double e2 = helix_file_tip_error(dir, 400, ref, N);
+  fprintf(stderr,
+          "routing file of the helix: tip %.3g m (h 2.5 mm), %.3g m "
+          "(1.25 mm) from the key's\n",
+          e1, e2);
+  ck_assert_msg(e1 < 1e-8 * L && e2 < e1 / 3,
+                "tip off the helix key's by "
+                "%.3g m, then %.3g m",
+                e1, e2);
+  /* the straight table against the offset, bit for bit */
+  rod_test_write(dir, "straight.csv",
+                 "s,x,y\n0,0.006,-0.011\n0.5,0.006,-0.011\n");
+  tendon_rod(&sc, ROD_MODEL_COSSERAT);
+  t = add_tendon(&sc, 0.006, -0.011, 12.0);
+  N = solve(&sc, ref, NULL, NULL, NULL);
+  t->offset[0] = t->offset[1] = 0;
+  snprintf(path, sizeof path, "%s/straight.csv", dir);
+  snprintf(t->routing_file, sizeof t->routing_file, "%s", path);
+  solve(&sc, pos, NULL, NULL, NULL);
+  ck_assert(memcmp(pos, ref, 3 * (size_t)N * sizeof(double)) == 0);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* tension_file: the tension at each step's time is the table's, linear
+ * between rows and held beyond them (0 N at t = 0 rising to 10 N at t =
+ * 0.01 s, then 10 N): the static state at t = 0 is straight, and the
+ * tensions of the steps at 2.5 ms, 5 ms and 20 ms are 2.5, 5 and 10 N. */
+START_TEST(tension_file_gives_the_tension_in_time) {
   char dir[256];
   rod_test_dir(dir, sizeof dir, "tendon");
+  rod_test_write(dir, "T.csv", "t,T\n0,0\n0.01,10\n");
+  rod_scenario sc;
+  tendon_rod(&sc, ROD_MODEL_KIRCHHOFF);
+  sc.solver.tolerance = 1e-10;
+  sc.time.dt = 2.5e-3;
+  rod_tendon_def *t = add_tendon(&sc, 0.006, 0, 0);
+  snprintf(t->tension_file, sizeof t->tension_file, "%s/T.csv", dir);
+  void *self = rod_test_backend(&sc, 0);
+  rod_kirchhoff *k = self;
+  ck_assert(k->tension[0] == 0 && k->rc.tension[0] == 0);
+  rod_sample s;
+  rod_backend_kirchhoff.sample(self, &s);
+  ck_assert(fabs(s.position[3 * (s.points - 1)]) < 1e-12);
+  const double times[3] = {2.5e-3, 5e-3, 20e-3}, want[3] = {2.5, 5, 10};
+  for (int i = 0; i < 3; i++) {
+    rod_test_step(self, times[i]);
+    ck_assert_msg(fabs(k->tension[0] - want[i]) < 1e-12 &&
+                      k->rc.tension[0] == k->tension[0],
+                  "tension %.15g at t = %g", k->tension[0], times[i]);
+  }
+  rod_sample s2;
+  rod_backend_kirchhoff.sample(self, &s2);
+  ck_assert(s2.position[3 * (s2.points - 1)] > 1e-4); /* pulled towards +x */
+  rod_backend_kirchhoff.destroy(self);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
+/* ---- bad input --------------------------------------------------------- */
+
+/* Exit 2 and one line naming the file, the key and the problem, for the
+ * scenario text beside a data file (name and its text; NULL: none). */
+static void check_refused_with(const char *data_name, const char *data,
+                               const char *section_text, const char *key) {
+  char dir[256];
+  rod_test_dir(dir, sizeof dir, "tendon");
+  if (data_name)
+    rod_test_write(dir, data_name, data);
   rod_test_write(dir, "bad.ini", section_text);
   char args[600];
   snprintf(args, sizeof args, "static '%s/bad.ini' -o '%s/out.h5'", dir, dir);
@@ -307,6 +466,10 @@ static void check_refused(const char *section_text, const char *key) {
   ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'),
                 "more than one line: %s", r.err);
   rod_test_rmdir(dir);
+}
+
+static void check_refused(const char *section_text, const char *key) {
+  check_refused_with(NULL, NULL, section_text, key);
 }
 
 START_TEST(bad_tendon_input_is_refused) {
@@ -319,6 +482,28 @@ START_TEST(bad_tendon_input_is_refused) {
   check_refused("[tendon.a]\nhelix = -0.01 1 0\n", "tendon.a.helix");
   check_refused("[solver]\nbackend = rfem\n[tendon.a]\noffset = 0.01 0\n",
                 "tendon.a");
+  check_refused("[rod]\nlength = 0.5\n[tendon.a]\noffset = 0.01 0\nend = "
+                "0.6\n",
+                "tendon.a.end");
+  check_refused("[tendon.a]\noffset = 0.01 0\nstart = 0.2\nend = 0.1\n",
+                "tendon.a.start");
+  check_refused("[tendon.a]\noffset = 0.01 0\ntension = 1\ntension_file = "
+                "T.csv\n",
+                "tendon.a.tension_file");
+  check_refused("[tendon.a]\noffset = 0.01 0\nrouting_file = r.csv\n",
+                "tendon.a.routing_file");
+  /* a routing file not covering [start, end], a negative tension in a
+   * file, a tension file whose times do not increase */
+  check_refused_with("r.csv", "s,x,y\n0,0.01,0\n0.2,0.01,0\n",
+                     "[rod]\nlength = 0.5\n[tendon.a]\nrouting_file = "
+                     "r.csv\nend = 0.3\n",
+                     "tendon.a.routing_file");
+  check_refused_with("T.csv", "t,T\n0,1\n1,-2\n",
+                     "[tendon.a]\noffset = 0.01 0\ntension_file = T.csv\n",
+                     "tendon.a.tension_file");
+  check_refused_with("T.csv", "t,T\n0,1\n0,2\n",
+                     "[tendon.a]\noffset = 0.01 0\ntension_file = T.csv\n",
+                     "tendon.a.tension_file");
 }
 END_TEST
 
@@ -332,6 +517,9 @@ static Suite *tendon_suite(void) {
   tcase_add_test(tc, tangent_with_tendons_matches_differences);
   tcase_add_test(tc, helical_tendon_matches_independent_solution);
   tcase_add_test(tc, four_tendon_example_matches_published_program);
+  tcase_add_test(tc, tendon_between_start_and_end_bends_only_there);
+  tcase_add_test(tc, routing_file_matches_the_routing_it_samples);
+  tcase_add_test(tc, tension_file_gives_the_tension_in_time);
   tcase_add_test(tc, bad_tendon_input_is_refused);
   suite_add_tcase(s, tc);
   return s;

@@ -118,15 +118,19 @@ typedef struct {
 } rod_obstacle_def;
 
 /* [tendon.NAME]: a tendon routed through the rod's cross-sections from
- * the clamp to the tip, where it is anchored, pulled with a tension
- * (Rucker & Webster 2011). Its routing r(s) in the material frame is a
- * straight offset, or a helix when helix's radius is not zero. */
+ * start to end, where it is anchored, pulled with a tension (Rucker &
+ * Webster 2011). Its routing r(s) in the material frame is a straight
+ * offset, a helix when helix's radius is not zero, or a table. */
 typedef struct {
   char name[ROD_NAME_MAX];
-  double offset[2]; /* m: (x, y) in the cross-section, material frame */
-  double helix[3];  /* radius (m), turns over the rod, phase (rad); radius 0:
-                       none (offset applies) */
-  double tension;   /* N, >= 0 */
+  double offset[2];  /* m: (x, y) in the cross-section, material frame */
+  double helix[3];   /* radius (m), turns over the rod, phase (rad); radius 0:
+                        none (offset applies) */
+  double tension;    /* N, >= 0 */
+  double start;      /* m of arclength where it enters the rod, >= 0 */
+  rod_arclength end; /* where it is anchored: tip, or m of arclength */
+  char routing_file[ROD_PATH_MAX]; /* CSV s,x,y (m); "" for none */
+  char tension_file[ROD_PATH_MAX]; /* CSV t,T (s, N); "" for none */
 } rod_tendon_def;
 
 typedef struct {

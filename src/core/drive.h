@@ -29,6 +29,10 @@ typedef struct {
   double base_orientation[4];      /* unit quaternion w x y z of R(0) */
   double base_velocity[3];         /* m/s, world frame */
   double base_angular_velocity[3]; /* rad/s, world frame */
+  /* tendon[i]: tendon_tension[i] replaces the tension of [tendon.NAME]
+   * number i (its constant or table) */
+  bool tendon[ROD_MAX_TENDONS];
+  double tendon_tension[ROD_MAX_TENDONS]; /* N, >= 0 */
 } rod_drive;
 
 /* Nothing set: every load as the scenario gives it. */

@@ -76,15 +76,16 @@ void rod_tip_loads(const rod_scenario *sc, const rod_drive *d,
   }
 }
 
-/* Column values of a table at time t, linear between samples, zero
- * outside [t_0, t_n] (force and moment tables). */
-static void table_lerp(const rod_table *tab, double t, double out[3]) {
+/* The first nc (<= 3) columns after the key of a table at time t, linear
+ * between samples, zero outside [t_0, t_n]. */
+static void table_lerp_cols(const rod_table *tab, double t, int nc,
+                            double out[3]) {
   v3_set(out, 0, 0, 0);
   const int n = tab->rows;
   if (!(t >= rod_table_at(tab, 0, 0) && t <= rod_table_at(tab, n - 1, 0)))
     return;
   if (n == 1) {
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < nc; c++)
       out[c] = rod_table_at(tab, 0, 1 + c);
     return;
   }
@@ -98,11 +99,32 @@ static void table_lerp(const rod_table *tab, double t, double out[3]) {
   }
   const double t0 = rod_table_at(tab, lo, 0), t1 = rod_table_at(tab, hi, 0);
   const double x = (t - t0) / (t1 - t0);
-  for (int c = 0; c < 3; c++) {
+  for (int c = 0; c < nc; c++) {
     const double a = rod_table_at(tab, lo, 1 + c),
                  b = rod_table_at(tab, hi, 1 + c);
     out[c] = a + x * (b - a);
   }
+}
+
+/* Force and moment tables: three columns. */
+static void table_lerp(const rod_table *tab, double t, double out[3]) {
+  table_lerp_cols(tab, t, 3, out);
+}
+
+double rod_tendon_tension(const rod_scenario *sc, const rod_inputs *in,
+                          const rod_drive *d, int i, double t) {
+  if (d && d->tendon[i])
+    return d->tendon_tension[i];
+  const rod_table *tab = in ? in->tendon_tension[i] : NULL;
+  if (!tab)
+    return sc->tendons.item[i].tension;
+  const int n = tab->rows;
+  const double first = rod_table_at(tab, 0, 0);
+  const double last = rod_table_at(tab, n - 1, 0);
+  const double tc = fmin(fmax(t, first), last); /* held beyond the ends */
+  double out[3];
+  table_lerp_cols(tab, tc, 1, out);
+  return out[0];
 }
 
 void rod_load_values(const rod_scenario *sc, const rod_inputs *in,

@@ -76,6 +76,11 @@ void rod_rotation_accel(const double r[3], const double r_t[3],
  * linear between samples, times from start, zero outside) or its constant
  * force and moment times the ramp (zero before start, linear to full over
  * ramp). in may be NULL when the load has no table. */
+/* The tension of tendon i at time t (N): what d sets, else its table
+ * (linear between samples, held beyond its ends), else its constant. */
+double rod_tendon_tension(const rod_scenario *sc, const rod_inputs *in,
+                          const rod_drive *d, int i, double t);
+
 void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
                      const rod_drive *d, int i, double t, double F[3],
                      double M[3]);

@@ -38,6 +38,12 @@ typedef struct {
    * 1/s^2 times the column's unit) */
   rod_table *base;
   double *base_m;
+  /* tendon i's routing s, x, y (m) covering its [start, end], with the
+   * second derivatives of the natural cubic spline through x and y (rows x
+   * 2, 1/m); its tension t, T (s, N >= 0); NULL for none */
+  rod_table *tendon_route[ROD_MAX_TENDONS];
+  double *tendon_route_m[ROD_MAX_TENDONS];
+  rod_table *tendon_tension[ROD_MAX_TENDONS];
 } rod_inputs;
 
 #endif

@@ -11,6 +11,8 @@ static const char *const force_columns[4] = {"t", "Fx", "Fy", "Fz"};
 static const char *const moment_columns[4] = {"t", "Mx", "My", "Mz"};
 static const char *const base_columns[7] = {"t",  "x",  "y", "z",
                                             "rx", "ry", "rz"};
+static const char *const route_columns[3] = {"s", "x", "y"};
+static const char *const tension_columns[2] = {"t", "T"};
 
 void rod_inputs_free(rod_inputs *in) {
   if (!in)
@@ -22,6 +24,11 @@ void rod_inputs_free(rod_inputs *in) {
   }
   rod_table_free(in->base);
   free(in->base_m);
+  for (int i = 0; i < ROD_MAX_TENDONS; i++) {
+    rod_table_free(in->tendon_route[i]);
+    free(in->tendon_route_m[i]);
+    rod_table_free(in->tendon_tension[i]);
+  }
   free(in);
 }
 
@@ -77,28 +84,79 @@ static void natural_spline(const rod_table *tab, int col, double *m,
     m[i] -= work[i] * m[i + 1];
 }
 
+/* The second derivatives of the natural cubic splines through the columns
+ * 1 .. nc of tab into a new *out (rows x nc); key names the file's key. */
+static int splines(const rod_scenario *sc, const char *key,
+                   const rod_table *tab, int nc, double **out, rod_error *err) {
+  const int n = tab->rows;
+  *out = calloc((size_t)n * (size_t)nc, sizeof(double));
+  double *m = malloc((size_t)n * sizeof(double));
+  double *work = malloc((size_t)n * sizeof(double));
+  if (!*out || !m || !work) {
+    free(m);
+    free(work);
+    return rod_error_set(err, ROD_ENOMEM, sc->source, key, "out of memory");
+  }
+  for (int c = 0; c < nc; c++) {
+    natural_spline(tab, 1 + c, m, work);
+    for (int i = 0; i < n; i++)
+      (*out)[nc * i + c] = m[i];
+  }
+  free(m);
+  free(work);
+  return ROD_OK;
+}
+
 static int load_base(const rod_scenario *sc, rod_inputs *in, rod_error *err) {
   int st = read_file(sc, "base.motion_file", sc->base.motion_file, base_columns,
                      7, &in->base, err);
   if (st != ROD_OK)
     return st;
-  const int n = in->base->rows;
-  in->base_m = calloc((size_t)n * 6, sizeof(double));
-  double *m = malloc((size_t)n * sizeof(double));
-  double *work = malloc((size_t)n * sizeof(double));
-  if (!in->base_m || !m || !work) {
-    free(m);
-    free(work);
-    return rod_error_set(err, ROD_ENOMEM, sc->source, "base.motion_file",
-                         "out of memory");
+  return splines(sc, "base.motion_file", in->base, 6, &in->base_m, err);
+}
+
+/* Tendon i's routing and tension files: the routing covering [start, end],
+ * tensions >= 0. */
+static int load_tendon(const rod_scenario *sc, rod_inputs *in, int i,
+                       rod_error *err) {
+  const rod_tendon_def *t = &sc->tendons.item[i];
+  char key[96];
+  int st = ROD_OK;
+  if (t->routing_file[0]) {
+    snprintf(key, sizeof key, "tendon.%s.routing_file", t->name);
+    st = read_file(sc, key, t->routing_file, route_columns, 3,
+                   &in->tendon_route[i], err);
+    if (st != ROD_OK)
+      return st;
+    const rod_table *r = in->tendon_route[i];
+    const double end = t->end.tip ? sc->rod.length : t->end.s;
+    const double slack = 1e-12 * sc->rod.length;
+    const double first = rod_table_at(r, 0, 0);
+    const double last = rod_table_at(r, r->rows - 1, 0);
+    if (!(first <= t->start + slack && last >= end - slack))
+      return rod_error_set(err, ROD_EINVAL, sc->source, key,
+                           "%s: s must cover the tendon's [start, end] = "
+                           "[%.15g, %.15g] (got %.15g to %.15g)",
+                           t->routing_file, t->start, end, first, last);
+    st = splines(sc, key, r, 2, &in->tendon_route_m[i], err);
+    if (st != ROD_OK)
+      return st;
   }
-  for (int c = 0; c < 6; c++) {
-    natural_spline(in->base, 1 + c, m, work);
-    for (int i = 0; i < n; i++)
-      in->base_m[6 * i + c] = m[i];
+  if (t->tension_file[0]) {
+    snprintf(key, sizeof key, "tendon.%s.tension_file", t->name);
+    st = read_file(sc, key, t->tension_file, tension_columns, 2,
+                   &in->tendon_tension[i], err);
+    if (st != ROD_OK)
+      return st;
+    const rod_table *T = in->tendon_tension[i];
+    for (int j = 0; j < T->rows; j++)
+      if (rod_table_at(T, j, 1) < 0)
+        return rod_error_set(err, ROD_EINVAL, sc->source, key,
+                             "%s: the tension must be >= 0 (got %.15g at t = "
+                             "%.15g)",
+                             t->tension_file, rod_table_at(T, j, 1),
+                             rod_table_at(T, j, 0));
   }
-  free(m);
-  free(work);
   return ROD_OK;
 }
 
@@ -145,6 +203,8 @@ int rod_inputs_load(const rod_scenario *sc, rod_inputs **out, rod_error *err) {
   }
   if (st == ROD_OK && sc->base.motion_file[0])
     st = load_base(sc, in, err);
+  for (int i = 0; st == ROD_OK && i < sc->tendons.count; i++)
+    st = load_tendon(sc, in, i, err);
   if (st != ROD_OK) {
     rod_inputs_free(in);
     return st;

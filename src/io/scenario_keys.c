@@ -338,6 +338,23 @@ static const key_def tendon_keys[] = {
      "applies)"},
     {"tendon", "tension", KEY_DOUBLE, TOFF(tension), 0, "0", RANGE_NONNEG, 0, 0,
      NULL, 0, "N", "the tendon's tension (constant)"},
+    {"tendon", "start", KEY_DOUBLE, TOFF(start), 0, "0", RANGE_NONNEG, 0, 0,
+     NULL, 0, "m",
+     "arclength where the tendon enters the rod (from a sheath that takes "
+     "its pull before; a grid node is placed there)"},
+    {"tendon", "end", KEY_ARCLENGTH, TOFF(end), 0, "tip", RANGE_POSITIVE, 0, 0,
+     NULL, 0, "m",
+     "where the tendon is anchored: tip, or the arclength from the clamp "
+     "(> start, <= length; a grid node is placed there)"},
+    {"tendon", "routing_file", KEY_FILE, TOFF(routing_file), ROD_PATH_MAX, "",
+     RANGE_ANY, 0, 0, NULL, 0, "",
+     "CSV of s,x,y (m): the routing r(s) in the cross-section, material "
+     "frame, a natural cubic spline through the rows (covering [start, "
+     "end]); replaces offset and helix"},
+    {"tendon", "tension_file", KEY_FILE, TOFF(tension_file), ROD_PATH_MAX, "",
+     RANGE_ANY, 0, 0, NULL, 0, "",
+     "CSV of t,T (s, N, T >= 0): the tension in time, interpolated "
+     "linearly, held at its ends; replaces tension"},
 };
 
 const section_family rod_families[] = {
@@ -353,7 +370,7 @@ const section_family rod_families[] = {
      offsetof(rod_obstacle_def, name), ROD_MAX_OBSTACLES, obstacle_keys,
      sizeof obstacle_keys / sizeof obstacle_keys[0]},
     {"tendon", "tendon.NAME",
-     "a tendon routed through the rod from the clamp to the tip, where it is "
+     "a tendon routed through the rod from start to end, where it is "
      "anchored, pulled with a tension (kirchhoff backend; docs/tendons.md)",
      OFF(tendons.item), OFF(tendons.count), sizeof(rod_tendon_def),
      offsetof(rod_tendon_def, name), ROD_MAX_TENDONS, tendon_keys,

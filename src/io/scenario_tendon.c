@@ -1,26 +1,65 @@
 /* Checks of the tendons' sections ([tendon.NAME], scenario_tendon.h): one
- * routing each, and a backend that carries them. */
+ * routing and one actuation each, where it runs within the rod, and a
+ * backend that carries them. */
 #include "scenario_tendon.h"
 
 #include <stdio.h>
 
+#include "scenario_keys.h"
+
+/* The arclength where tendon t is anchored (m). */
+static double tendon_end(const rod_scenario *sc, const rod_tendon_def *t) {
+  return t->end.tip ? sc->rod.length : t->end.s;
+}
+
+static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
+                     const char *file, rod_error *err) {
+  char label[96], v[32];
+  if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF) {
+    snprintf(label, sizeof label, "[tendon.%s]", t->name);
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "tendons need solver.backend = kirchhoff");
+  }
+  snprintf(label, sizeof label, "tendon.%s.helix", t->name);
+  if (t->helix[0] < 0)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "the radius must be >= 0 (got %g)", t->helix[0]);
+  if (t->helix[0] > 0 && (t->offset[0] != 0 || t->offset[1] != 0))
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "give either offset or helix, not both");
+  snprintf(label, sizeof label, "tendon.%s.routing_file", t->name);
+  if (t->routing_file[0] &&
+      (t->helix[0] > 0 || t->offset[0] != 0 || t->offset[1] != 0))
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "give one routing: offset, helix or routing_file");
+  snprintf(label, sizeof label, "tendon.%s.tension_file", t->name);
+  if (t->tension_file[0] && t->tension != 0)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "give either tension or tension_file, not both");
+  const double end = tendon_end(sc, t);
+  snprintf(label, sizeof label, "tendon.%s.end", t->name);
+  if (end > sc->rod.length) {
+    rod_format_double(end, v, sizeof v);
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "must be within the rod, <= rod.length (got %s)", v);
+  }
+  snprintf(label, sizeof label, "tendon.%s.start", t->name);
+  if (!(t->start < end)) {
+    rod_format_double(t->start, v, sizeof v);
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "must be before the end where the tendon is "
+                         "anchored (got %s)",
+                         v);
+  }
+  return ROD_OK;
+}
+
 int rod_scenario_check_tendons(const rod_scenario *sc, const char *file,
                                rod_error *err) {
   for (int i = 0; i < sc->tendons.count; i++) {
-    const rod_tendon_def *t = &sc->tendons.item[i];
-    char label[96];
-    if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF) {
-      snprintf(label, sizeof label, "[tendon.%s]", t->name);
-      return rod_error_set(err, ROD_EINVAL, file, label,
-                           "tendons need solver.backend = kirchhoff");
-    }
-    snprintf(label, sizeof label, "tendon.%s.helix", t->name);
-    if (t->helix[0] < 0)
-      return rod_error_set(err, ROD_EINVAL, file, label,
-                           "the radius must be >= 0 (got %g)", t->helix[0]);
-    if (t->helix[0] > 0 && (t->offset[0] != 0 || t->offset[1] != 0))
-      return rod_error_set(err, ROD_EINVAL, file, label,
-                           "give either offset or helix, not both");
+    int st = check_one(sc, &sc->tendons.item[i], file, err);
+    if (st != ROD_OK)
+      return st;
   }
   return ROD_OK;
 }

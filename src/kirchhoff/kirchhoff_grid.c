@@ -15,23 +15,25 @@ static int compare_doubles(const void *a, const void *b) {
 }
 
 /* Uniform grid of space.nodes points, with a node exactly at every point
- * load inside the rod: the nearest interior node of the uniform grid moves
- * there, or, when that node is the clamp, the tip or another load's, a
- * node is added. */
+ * load inside the rod and where a tendon starts or ends: the nearest
+ * interior node of the uniform grid moves there, or, when that node is the
+ * clamp, the tip or another load's, a node is added. */
 int kr_build_grid(rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   const double L = sc->rod.length;
   const int n0 = rod_model_nodes(&k->model, sc);
-  double pos[KR_MAX_POINTS];
+  double pos[KR_MAX_POINTS + 2 * ROD_MAX_TENDONS];
   const int np = kr_loads_positions(sc, pos);
-  k->s = malloc((size_t)(n0 + np) * sizeof(double));
+  /* nodes also where tendons start and end (their loads change there) */
+  const int nb = kr_tendon_breaks(sc, pos, np);
+  k->s = malloc((size_t)(n0 + nb) * sizeof(double));
   if (!k->s)
     return ROD_ENOMEM;
   for (int j = 0; j < n0; j++)
     k->s[j] = L * j / (n0 - 1);
   k->s[n0 - 1] = L;
-  int n = n0, moved[KR_MAX_POINTS], nmoved = 0;
-  for (int p = 0; p < np; p++) {
+  int n = n0, moved[KR_MAX_POINTS + 2 * ROD_MAX_TENDONS], nmoved = 0;
+  for (int p = 0; p < nb; p++) {
     const int j = (int)lround(pos[p] / L * (n0 - 1));
     bool taken = false;
     for (int m = 0; m < nmoved; m++)

@@ -29,14 +29,21 @@ void kr_set_precurvature(rod_kirchhoff *k);
 
 /* Tendons (kirchhoff_tendon.c, rod_tendon.h). The routing's room at the
  * evaluation points (ROD_ENOMEM); the routing there (pt[].route, after
- * the grid changed); the tensions into rc; the backbone's own force n and
- * moment m (world) at grid node g from the section's resultants in y; the
- * strains' rates (u - u*)_s in dus and (Cosserat) v_s in vs at evaluation
- * point p with tendons, from their tendon-free values there (the rates of
- * u0 - u*, v0) and the evaluation's work wk. */
+ * the grid changed); the tensions of k->tension into rc; the backbone's own
+ * force n and moment m (world) at grid node g from the section's resultants in
+ * y; the strains' rates (u - u*)_s in dus and (Cosserat) v_s in vs at
+ * evaluation point p with tendons, from their tendon-free values there (the
+ * rates of u0 - u*, v0) and the evaluation's work wk. */
 int kr_tendon_alloc(rod_kirchhoff *k);
 void kr_tendon_route(rod_kirchhoff *k);
 void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc);
+/* The tendons' starts and ends inside the rod that are not among pos[0..n)
+ * appended to pos (room for 2 ROD_MAX_TENDONS more); returns the new count
+ * (the grid places a node at each). */
+int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n);
+/* The tensions at time t (s: the scenario's constant or table, or what the
+ * API set) into k->tension and k->rc. */
+void kr_tendon_set(rod_kirchhoff *k, double t);
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m);
 void kr_tendon_rates(const rod_kirchhoff *k, size_t p, const rod_rhs_work *wk,

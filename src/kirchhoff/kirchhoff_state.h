@@ -85,9 +85,10 @@ typedef struct rod_kirchhoff {
   rod_rhs_point *pt;  /* `stages` per interval: the terms that vary along s */
   double *route;      /* the tendons' routing at the points (pt[].route;
                          kirchhoff_tendon.c), NULL without tendons */
-  bool ustar_planar;  /* u*_1 = u*_3 = 0 everywhere */
-  bool general;       /* precurved, rotary inertia or normal drag: the sweeps'
-                         general variant (a plain rod's skips those terms) */
+  double tension[ROD_TENDONS_MAX]; /* N: the tendons' at the loads' time */
+  bool ustar_planar;               /* u*_1 = u*_3 = 0 everywhere */
+  bool general;        /* precurved, rotary inertia or normal drag: the sweeps'
+                          general variant (a plain rod's skips those terms) */
   bool history_planar; /* every hp in the x-z plane */
   rod_drive drive;     /* loads and clamp motion set between steps */
   rod_inputs *inputs;  /* the scenario's data files */

@@ -137,6 +137,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
 void kr_set_loads(rod_kirchhoff *k, double t, bool static_state) {
   const rod_scenario *sc = &k->sc;
   kr_loads_set(k, t, static_state);
+  kr_tendon_set(k, t);
   rod_base_state(sc, &k->model, &k->drive, k->inputs, t, k->base_p, k->base_h,
                  k->base_q, k->base_w);
   if (static_state) { /* at rest */

@@ -1,11 +1,13 @@
-/* The tendons on the Kirchhoff/Cosserat rod (rod_tendon.h): their routing
- * at the grid's evaluation points, their tensions in the step's constants,
- * and the backbone's own force and moment from the section's resultants
- * for the output. */
+/* The tendons on the Kirchhoff/Cosserat rod (rod_tendon.h): the grid
+ * nodes where they start and end, their routing at the grid's evaluation
+ * points (offset, helix or a table's spline), their tensions at a time in
+ * the step's constants, and the backbone's own force and moment from the
+ * section's resultants for the output. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/loads.h"
 #include "kirchhoff/kirchhoff_rod.h"
 
 _Static_assert((int)ROD_TENDONS_MAX == (int)ROD_MAX_TENDONS,
@@ -13,6 +15,8 @@ _Static_assert((int)ROD_TENDONS_MAX == (int)ROD_MAX_TENDONS,
 
 int kr_tendon_alloc(rod_kirchhoff *k) {
   const int n = k->sc.tendons.count;
+  for (int i = 0; i < n; i++) /* until the first loads' time */
+    k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, 0.0);
   k->route = NULL;
   if (n == 0)
     return ROD_OK;
@@ -21,10 +25,49 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
   return k->route ? ROD_OK : ROD_ENOMEM;
 }
 
-/* The routing of tendon t at arclength s (m): r, r', r'' (x, y each). */
-static void route_at(const rod_tendon_def *t, double L, double s, double *rt) {
-  if (t->helix[0] > 0) { /* r = rho (cos a, sin a), a = 2 pi n s / L + phi */
-    const double rho = t->helix[0], w = 2.0 * M_PI * t->helix[1] / L;
+/* The natural cubic spline of column c (1 x, 2 y) of the routing table
+ * tab with second derivatives mm (rows x 2) at s, clamped to the table:
+ * its value, first and second derivative into out[0], out[2], out[4]. */
+static void route_spline(const rod_table *tab, const double *mm, int c,
+                         double s, double *out) {
+  const int n = tab->rows;
+  if (n == 1) {
+    out[0] = rod_table_at(tab, 0, c);
+    out[2] = out[4] = 0.0;
+    return;
+  }
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (rod_table_at(tab, mid, 0) <= s)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const double s0 = rod_table_at(tab, lo, 0), s1 = rod_table_at(tab, hi, 0);
+  const double h = s1 - s0, y0 = rod_table_at(tab, lo, c);
+  const double y1 = rod_table_at(tab, hi, c);
+  const double m0 = mm[2 * lo + c - 1], m1 = mm[2 * hi + c - 1];
+  const double B = fmin(fmax((s - s0) / h, 0.0), 1.0), A = 1.0 - B;
+  /* y = A y0 + B y1 + ((A^3 - A) m0 + (B^3 - B) m1) h^2 / 6 */
+  out[0] = A * y0 + B * y1 +
+           ((A * A * A - A) * m0 + (B * B * B - B) * m1) * h * h / 6.0;
+  out[2] = (y1 - y0) / h - (3.0 * A * A - 1.0) * h * m0 / 6.0 +
+           (3.0 * B * B - 1.0) * h * m1 / 6.0;
+  out[4] = A * m0 + B * m1;
+}
+
+/* The routing of tendon i at arclength s (m): r, r', r'' (x, y each). */
+static void route_at(const rod_kirchhoff *k, int i, double s, double *rt) {
+  const rod_tendon_def *t = &k->sc.tendons.item[i];
+  const rod_table *tab = k->inputs->tendon_route[i];
+  if (tab) {
+    route_spline(tab, k->inputs->tendon_route_m[i], 1, s, rt);
+    route_spline(tab, k->inputs->tendon_route_m[i], 2, s, rt + 1);
+  } else if (t->helix[0] > 0) { /* r = rho (cos a, sin a), a = 2 pi n s / L
+                                   + phi */
+    const double rho = t->helix[0],
+                 w = 2.0 * M_PI * t->helix[1] / k->model.length;
     const double a = w * s + t->helix[2], c = cos(a), sn = sin(a);
     rt[0] = rho * c;
     rt[1] = rho * sn;
@@ -39,9 +82,33 @@ static void route_at(const rod_tendon_def *t, double L, double s, double *rt) {
   }
 }
 
+/* Where tendon t is anchored (m). */
+static double tendon_end(const rod_scenario *sc, const rod_tendon_def *t) {
+  return t->end.tip ? sc->rod.length : t->end.s;
+}
+
+int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n) {
+  const double L = sc->rod.length;
+  for (int i = 0; i < sc->tendons.count; i++) {
+    const rod_tendon_def *t = &sc->tendons.item[i];
+    const double b[2] = {t->start, tendon_end(sc, t)};
+    for (int e = 0; e < 2; e++) {
+      bool known = !(b[e] > 0 && b[e] < L);
+      for (int j = 0; j < n && !known; j++)
+        known = pos[j] == b[e];
+      if (!known)
+        pos[n++] = b[e];
+    }
+  }
+  return n;
+}
+
 void kr_tendon_route(rod_kirchhoff *k) {
   const int n = k->sc.tendons.count, S = k->stages;
-  for (int j = 0; j < k->intervals; j++)
+  for (int j = 0; j < k->intervals; j++) {
+    /* a tendon runs on the intervals inside its [start, end], whose ends
+     * are grid nodes */
+    const double mid = k->s[j] + 0.5 * k->len[j];
     for (int st = 0; st < S; st++) {
       const size_t p = (size_t)S * j + st;
       rod_rhs_point *pt = &k->pt[p];
@@ -50,17 +117,28 @@ void kr_tendon_route(rod_kirchhoff *k) {
         continue;
       double *rt = k->route + p * (size_t)n * ROD_ROUTE;
       const double s = k->s[j] + k->integ->c[st] * k->len[j];
-      for (int i = 0; i < n; i++)
-        route_at(&k->sc.tendons.item[i], k->model.length, s,
-                 rt + ROD_ROUTE * i);
+      for (int i = 0; i < n; i++) {
+        const rod_tendon_def *t = &k->sc.tendons.item[i];
+        const bool runs = mid > t->start && mid < tendon_end(&k->sc, t);
+        double *r = rt + ROD_ROUTE * i;
+        route_at(k, i, s, r);
+        r[6] = runs ? 1.0 : 0.0;
+      }
       pt->route = rt;
     }
+  }
+}
+
+void kr_tendon_set(rod_kirchhoff *k, double t) {
+  for (int i = 0; i < k->sc.tendons.count; i++)
+    k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, t);
+  kr_tendon_constants(k, &k->rc);
 }
 
 void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc) {
   rc->ntendons = k->sc.tendons.count;
   for (int i = 0; i < rc->ntendons; i++)
-    rc->tension[i] = k->sc.tendons.item[i].tension;
+    rc->tension[i] = k->tension[i];
 }
 
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
@@ -75,6 +153,8 @@ void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
   v3_copy(m, y + ROD_Y_M);
   for (int i = 0; i < k->rc.ntendons; i++) {
     const double *rt = k->pt[p].route + ROD_ROUTE * i;
+    if (rt[6] == 0)
+      continue;
     const double r[3] = {rt[0], rt[1], 0.0};
     double t[3], rxt[3], w[3];
     rod_tendon_tangent(rt, wk.u, wk.v, t);
@@ -103,6 +183,8 @@ void kr_tendon_rates(const rod_kirchhoff *k, size_t p, const rod_rhs_work *wk,
   }
   for (int i = 0; i < rc->ntendons; i++) {
     const double *rt = k->pt[p].route + ROD_ROUTE * i;
+    if (rt[6] == 0 || !(rc->tension[i] > 0))
+      continue;
     const double r[3] = {rt[0], rt[1], 0.0}, r1[3] = {rt[2], rt[3], 0.0};
     double t[3], dpb[3], dt[3], a[3], b[3];
     const double np = rod_tendon_tangent(rt, wk->u, wk->v, t);

@@ -27,8 +27,15 @@
  * n-m form (no s-derivative of the history is needed) and the tangent
  * equations take du, dv = (K + A)^-1 [d(R^T n~); d(R^T m~)].
  *
- * The routing at each evaluation point: r, r', r'' (x, y each), m, 1, 1/m
- * (ROD_ROUTE doubles per tendon). */
+ * A tendon that runs on [start, end] only (entering from a sheath that
+ * takes its pull before start, anchored at end) leaves n~, m~ continuous
+ * at both (its anchor's point load -tau t jumps the backbone's n by what
+ * the tendon's pull stops carrying), so outside it only drops out of the
+ * law; the grid has nodes at start and end.
+ *
+ * The routing at each evaluation point: r, r', r'' (x, y each), m, 1, 1/m,
+ * and 1 where the tendon runs, 0 where not (ROD_ROUTE doubles per
+ * tendon). */
 #ifndef ROD_TENDON_H
 #define ROD_TENDON_H
 
@@ -38,7 +45,7 @@
 
 enum {
   ROD_TENDONS_MAX = 8, /* ROD_MAX_TENDONS of rod/scenario.h */
-  ROD_ROUTE = 6        /* r_x, r_y, r'_x, r'_y, r''_x, r''_y */
+  ROD_ROUTE = 7        /* r_x, r_y, r'_x, r'_y, r''_x, r''_y, runs here */
 };
 
 /* Cholesky factorisation in place of the symmetric positive definite n x n
@@ -99,9 +106,9 @@ static inline void rod_tendon_terms(int ntendons, const double *tension,
                                     double *J) {
   for (int i = 0; i < ntendons; i++) {
     const double tau = tension[i];
-    if (!(tau > 0))
-      continue;
     const double *rt = route + ROD_ROUTE * i;
+    if (!(tau > 0) || rt[6] == 0)
+      continue;
     const double r[3] = {rt[0], rt[1], 0.0};
     double t[3], rxt[3], txr[3];
     const double c = tau / rod_tendon_tangent(rt, u, v, t);
