@@ -41,6 +41,27 @@ static inline void rod_test_soft_rod(rod_scenario *sc) {
   sc->rod.has_bending_stiffness = false;
 }
 
+/* A weightless rod along +z (the material frame the world's at the clamp)
+ * for tendons, no gravity: L 0.5 m, d 2 mm, E 200 GPa, G 80 GPa, shear
+ * stiffness G A (validation/tendon_rw.py's), solver.tolerance 1e-13. */
+static inline void rod_test_tendon_rod(rod_scenario *sc,
+                                       rod_model_kind model) {
+  rod_scenario_default(sc);
+  sc->rod.model = model;
+  sc->rod.length = 0.5;
+  sc->rod.diameter = 2e-3;
+  sc->rod.density = 8000;
+  sc->rod.youngs_modulus = 200e9;
+  sc->rod.shear_modulus = 80e9;
+  sc->environment.gravity[0] = sc->environment.gravity[1] = 0;
+  sc->environment.gravity[2] = 0;
+  sc->base.direction[0] = sc->base.direction[1] = 0;
+  sc->base.direction[2] = 1;
+  sc->rod.shear_coefficient = 1;
+  sc->rod.has_shear_coefficient = true;
+  sc->solver.tolerance = 1e-13;
+}
+
 /* Run sc without HDF5; the caller frees the recording. */
 static inline rod_recorder *rod_test_run(const rod_scenario *sc,
                                          rod_sim_result *res) {

@@ -84,6 +84,26 @@ class Numbers(unittest.TestCase):
                   -(1 - math.cos(kappa * L)) / kappa]
         np.testing.assert_allclose(tip, expect, rtol=0, atol=10 * 1e-8 * L)
 
+    def test_tendon_arc(self):
+        """A straight tendon's tension T at offset r bends the weightless
+        rod into the arc of curvature T r / EI; Sim.tendon gives the tension
+        set by Sim.set_tendon and the tendon's length L (1 - T r^2 / EI)."""
+        L, EI, r, T = 0.3, 0.03, 0.01, 2.0
+        sim = rodsim.Sim(ini="[rod]\nlength = 0.3\nbending_stiffness = 0.03\n"
+                             "[environment]\ngravity = 0 0 0\n"
+                             "[tendon.a]\noffset = 0.01 0\ntension = 1\n")
+        sim.set_tendon("a", T).static()
+        tension, length = sim.tendon("a")
+        self.assertEqual(tension, T)
+        self.assertAlmostEqual(length, L * (1 - T * r * r / EI), delta=1e-12)
+        kappa = T * r / EI
+        tip = sim.state()["position"][-1]
+        expect = [math.sin(kappa * L) / kappa, 0,
+                  -(1 - math.cos(kappa * L)) / kappa]
+        np.testing.assert_allclose(tip, expect, rtol=0, atol=10 * 1e-8 * L)
+        with self.assertRaises(rodsim.Error):
+            sim.set_tendon("b", 1.0)
+
 
 class Stepping(unittest.TestCase):
     def test_run_and_state(self):

@@ -35,21 +35,9 @@ static int solve(const rod_scenario *sc, double *pos, double *quat, double *n,
   return N;
 }
 
-/* A weightless rod along +z (the material frame the world's at the clamp)
- * with one tendon, no gravity: L 0.5 m, d 2 mm, E 200 GPa, G 80 GPa. */
+/* A weightless rod along +z with no tendon yet (rod_test_tendon_rod). */
 static void tendon_rod(rod_scenario *sc, rod_model_kind model) {
-  rod_scenario_default(sc);
-  sc->rod.model = model;
-  sc->rod.length = 0.5;
-  sc->rod.diameter = 2e-3;
-  sc->rod.density = 8000;
-  sc->rod.youngs_modulus = 200e9;
-  sc->rod.shear_modulus = 80e9;
-  v3_set(sc->environment.gravity, 0, 0, 0);
-  v3_set(sc->base.direction, 0, 0, 1);
-  sc->rod.shear_coefficient = 1; /* G A, as validation/tendon_rw.py */
-  sc->rod.has_shear_coefficient = true;
-  sc->solver.tolerance = 1e-13;
+  rod_test_tendon_rod(sc, model);
 }
 
 static rod_tendon_def *add_tendon(rod_scenario *sc, double x, double y,

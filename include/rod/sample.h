@@ -40,6 +40,12 @@ typedef struct {
   double contact_gap_min;    /* m, smallest gap between the rod's surface and
                                 an obstacle (negative: penetration) */
   double dissipated_contact; /* J, energy the contacts took out since t = 0 */
+  /* Tendons ([tendon.NAME], docs/tendons.md), in the scenario's order; 0
+   * and NULL when the scenario has none. */
+  int tendons;
+  const double *tendon_tension; /* N (tendons): 0 when slack */
+  const double *tendon_length;  /* m (tendons): along its routing from start
+                                   to end, the integral of |p_i,s| ds */
 } rod_sample;
 
 /* Effort of one step (or of the static solve). */

@@ -199,6 +199,17 @@ int rod_sim_set_tip_load(rod_sim *sim, const double force[3],
 int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
                      const double moment[3]);
 
+/* Tension (N, >= 0) of the tendon [tendon.NAME] (docs/tendons.md);
+ * replaces its tension or tension_file. ROD_EINVAL when the scenario has
+ * no such section or the tension is negative or not finite. */
+int rod_sim_set_tendon(rod_sim *sim, const char *name, double tension);
+
+/* The tendon [tendon.NAME] in the current state: its tension (N) and its
+ * length along its routing from start to end (m); either may be NULL.
+ * ROD_EINVAL when the scenario has no such section. */
+int rod_sim_get_tendon(rod_sim *sim, const char *name, double *tension,
+                       double *length);
+
 /* The clamp (s = 0) at the end of the next step: position (m, world) and
  * orientation (unit quaternion w x y z of the material frame R(0), d3 the
  * tangent), with its velocity (m/s) and angular velocity (rad/s), world

@@ -119,6 +119,8 @@ def _signatures():
         "rod_sim_points": (ip, [vp]),
         "rod_sim_set_tip_load": (ip, [vp, dp, dp]),
         "rod_sim_set_load": (ip, [vp, cp, dp, dp]),
+        "rod_sim_set_tendon": (ip, [vp, cp, ctypes.c_double]),
+        "rod_sim_get_tendon": (ip, [vp, cp, dp, dp]),
         "rod_sim_set_base": (ip, [vp, dp, dp, dp, dp]),
         "rod_sim_get_stat": (ip, [vp, cp, dp]),
         "rod_tip_data_alloc": (ctypes.POINTER(TipData), [ip]),

@@ -439,6 +439,23 @@ class Sim:
                                                 m))
 
     @_locked
+    def set_tendon(self, name, tension):
+        """Tension (N, >= 0) of the tendon [tendon.NAME] from the next
+        solve on (replaces its tension or tension_file)."""
+        return self._check(lib.rod_sim_set_tendon(self._p, name.encode(),
+                                                  float(tension)))
+
+    @_locked
+    def tendon(self, name):
+        """The tendon [tendon.NAME] now: (tension in N, length in m along
+        its routing from start to end)."""
+        tension, length = ctypes.c_double(), ctypes.c_double()
+        self._check(lib.rod_sim_get_tendon(self._p, name.encode(),
+                                           ctypes.byref(tension),
+                                           ctypes.byref(length)))
+        return tension.value, length.value
+
+    @_locked
     def set_base(self, position, orientation, velocity=None,
                  angular_velocity=None):
         """The clamp at the end of the next step: position (m), unit

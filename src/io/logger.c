@@ -42,7 +42,9 @@ enum {
   DS_CACTIVE,
   DS_GAPMIN,
   DS_DISSIPATED,
-  DS_COUNT
+  DS_COUNT,
+  /* then /tendon/NAME/tension and /tendon/NAME/length of each tendon */
+  DS_ALL = DS_COUNT + 2 * ROD_MAX_TENDONS
 };
 
 typedef struct {
@@ -137,11 +139,17 @@ static void ds_dims(const ds_def *df, int points, hsize_t *dims) {
 
 struct rod_logger {
   hid_t file;
-  hid_t ds[DS_COUNT];
+  hid_t ds[DS_ALL];
   hid_t count; /* /samples */
-  bool present[DS_COUNT];
-  int column[DS_COUNT];   /* the writer's column of a dataset present */
-  size_t width[DS_COUNT]; /* values per sample */
+  bool present[DS_ALL];
+  int column[DS_ALL];   /* the writer's column of a dataset present */
+  size_t width[DS_ALL]; /* values per sample */
+  /* the tendons' datasets (DS_COUNT + 2 i: tension, + 1: length), their
+   * paths, and when each was slack (tension 0): samples, first and last t */
+  ds_def tendon_def[2 * ROD_MAX_TENDONS];
+  char tendon_path[2 * ROD_MAX_TENDONS][ROD_NAME_MAX + 16];
+  long slack_samples[ROD_MAX_TENDONS];
+  double slack_first[ROD_MAX_TENDONS], slack_last[ROD_MAX_TENDONS];
   int points;
   int block; /* samples per chunk along T */
   bool datasets_made;
@@ -157,6 +165,33 @@ struct rod_logger {
   long appended;    /* samples appended */
   rod_outfile *out; /* the file, its lock and its name (io/outfile.h) */
 };
+
+/* The layout of dataset i: the table's, or a tendon's. */
+static const ds_def *def_of(const rod_logger *lg, int i) {
+  return i < DS_COUNT ? &defs[i] : &lg->tendon_def[i - DS_COUNT];
+}
+
+/* The tendons' datasets of sc: /tendon/NAME/tension and length. */
+static void tendon_layout(rod_logger *lg, const rod_scenario *sc) {
+  for (int i = 0; i < sc->tendons.count; i++)
+    for (int q = 0; q < 2; q++) {
+      char *path = lg->tendon_path[2 * i + q];
+      snprintf(path, sizeof lg->tendon_path[0], "/tendon/%s/%s",
+               sc->tendons.item[i].name, q ? "length" : "tension");
+      const ds_def df = {
+          path,
+          1,
+          false,
+          0,
+          false,
+          q ? "m" : "N",
+          q ? "the tendon's length along its routing from start to end, "
+              "the integral of |p_i,s| ds"
+            : "the tendon's tension (0: slack, carrying nothing)",
+          q == 1};
+      lg->tendon_def[2 * i + q] = df;
+    }
+}
 
 static hid_t mem_type(int t) {
   return t == 0   ? H5T_NATIVE_DOUBLE
@@ -345,6 +380,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   lg->keep_bits = significant_bits(sc);
   lg->blocks = ROD_LOGGER_BLOCKS;
   lg->flush_interval = sc->output.flush_interval;
+  tendon_layout(lg, sc);
   /* A regular file is made under a temporary name and renamed into place
    * once its datasets and first sample are flushed (or at its close): a
    * run killed before that leaves no half-made file under path (and an
@@ -448,12 +484,12 @@ static int commit_if_whole(rod_logger *lg) {
 
 /* The writer of the datasets made, its thread started. */
 static int start_writer(rod_logger *lg) {
-  rod_column cols[DS_COUNT];
+  rod_column cols[DS_ALL];
   int n = 0;
-  for (int i = 0; i < DS_COUNT; i++) {
+  for (int i = 0; i < DS_ALL; i++) {
     if (!lg->present[i])
       continue;
-    const ds_def *df = &defs[i];
+    const ds_def *df = def_of(lg, i);
     rod_column *c = &cols[n];
     memset(c, 0, sizeof *c);
     c->ds = lg->ds[i];
@@ -475,6 +511,14 @@ static int start_writer(rod_logger *lg) {
                                  .commit = whole,
                                  .user = lg};
   return rod_writer_start(&lg->writer, &cfg, cols, n);
+}
+
+static int make_group(hid_t file, const char *path) {
+  hid_t g = H5Gcreate2(file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (g < 0)
+    return ROD_EIO;
+  H5Gclose(g);
+  return ROD_OK;
 }
 
 static int make_datasets(rod_logger *lg, const rod_sample *s) {
@@ -503,18 +547,22 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
   H5Sclose(sp);
   if (e < 0)
     return ROD_EIO;
-  if (s->contact_force) {
-    hid_t g =
-        H5Gcreate2(lg->file, "/contact", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
+  if ((s->contact_force && make_group(lg->file, "/contact") != ROD_OK) ||
+      (s->tendons > 0 && make_group(lg->file, "/tendon") != ROD_OK))
+    return ROD_EIO;
+  for (int i = 0; i < s->tendons; i++) {
+    char group[sizeof lg->tendon_path[0]]; /* the path without "/tension" */
+    snprintf(group, sizeof group, "%s", lg->tendon_path[2 * i]);
+    *strrchr(group, '/') = '\0';
+    if (make_group(lg->file, group) != ROD_OK)
       return ROD_EIO;
-    H5Gclose(g);
   }
-  for (int i = 0; i < DS_COUNT; i++) {
-    const ds_def *df = &defs[i];
-    lg->present[i] =
-        !((i == DS_FORCE && !s->force) || (i == DS_MOMENT && !s->moment) ||
-          (df->contact && !s->contact_force));
+  for (int i = 0; i < DS_ALL; i++) {
+    const ds_def *df = def_of(lg, i);
+    lg->present[i] = i < DS_COUNT ? !((i == DS_FORCE && !s->force) ||
+                                      (i == DS_MOMENT && !s->moment) ||
+                                      (df->contact && !s->contact_force))
+                                  : i - DS_COUNT < 2 * s->tendons;
     if (!lg->present[i])
       continue;
     int rank = ds_rank(df);
@@ -608,9 +656,10 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
       return e;
   }
   if (s->points != lg->points ||
-      (lg->present[DS_CFORCE] && (!s->contact_force || !s->contact_active)))
+      (lg->present[DS_CFORCE] && (!s->contact_force || !s->contact_active)) ||
+      (s->tendons > 0 && (!s->tendon_tension || !s->tendon_length)))
     return ROD_EINVAL;
-  void *rows[DS_COUNT];
+  void *rows[DS_ALL];
   rod_writer_rows(lg->writer, rows);
 #define ROW(ds, type) ((type *)rows[lg->column[ds]])
   const size_t N = (size_t)lg->points;
@@ -637,6 +686,15 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
     *ROW(DS_GAPMIN, double) = s->contact_gap_min;
     *ROW(DS_DISSIPATED, double) = s->dissipated_contact;
   }
+  for (int i = 0; i < s->tendons && lg->present[DS_COUNT + 2 * i]; i++) {
+    *ROW(DS_COUNT + 2 * i, double) = s->tendon_tension[i];
+    *ROW(DS_COUNT + 2 * i + 1, double) = s->tendon_length[i];
+    if (!(s->tendon_tension[i] > 0)) { /* slack */
+      if (lg->slack_samples[i]++ == 0)
+        lg->slack_first[i] = t;
+      lg->slack_last[i] = t;
+    }
+  }
 #undef ROW
   const int e = rod_writer_push(lg->writer);
   if (e != ROD_OK)
@@ -648,6 +706,25 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
 int rod_logger_flush_if_older(rod_logger *lg, double max_age) {
   const int e = lg->writer ? rod_writer_tick(lg->writer, max_age) : ROD_OK;
   return e != ROD_OK ? e : commit_if_whole(lg);
+}
+
+/* The note "slack" on each tendon's tension: when it carried nothing. */
+static int note_slack(rod_logger *lg) {
+  int st = ROD_OK;
+  for (int i = 0; i < ROD_MAX_TENDONS && st == ROD_OK; i++) {
+    if (!lg->present[DS_COUNT + 2 * i])
+      continue;
+    char note[160];
+    if (lg->slack_samples[i] == 0)
+      snprintf(note, sizeof note, "never slack");
+    else
+      snprintf(note, sizeof note,
+               "slack (tension 0) in %ld samples, from t = %.9g s to t = "
+               "%.9g s",
+               lg->slack_samples[i], lg->slack_first[i], lg->slack_last[i]);
+    st = rod_h5_put_text(lg->ds[DS_COUNT + 2 * i], "slack", note);
+  }
+  return st;
 }
 
 /* Close lg; discard: a file that holds no sample is removed instead of
@@ -681,7 +758,9 @@ static int close_logger(rod_logger *lg, const char *status, bool discard) {
                           clean_stop ? why
                           : status   ? status
                                      : "");
-  for (int i = 0; i < DS_COUNT; i++)
+  if (st2 == ROD_OK)
+    st2 = note_slack(lg);
+  for (int i = 0; i < DS_ALL; i++)
     if (lg->ds[i] > 0)
       H5Dclose(lg->ds[i]);
   H5Dclose(lg->count);

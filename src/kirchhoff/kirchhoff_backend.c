@@ -238,6 +238,7 @@ static int sample(void *self, rod_sample *out) {
     if (moved)
       kr_regrid_sample_contact(k, out);
   }
+  kr_tendon_sample(k, out);
   return ROD_OK;
 }
 

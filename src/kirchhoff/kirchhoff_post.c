@@ -90,6 +90,8 @@ void kr_quadratures(rod_kirchhoff *k) {
     quadratures(k, true);
   else
     quadratures(k, false);
+  if (k->rc.ntendons > 0)
+    kr_tendon_lengths(k);
 }
 
 void kr_energies(const rod_kirchhoff *k, kr_energy *e) {

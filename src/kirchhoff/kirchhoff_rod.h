@@ -44,6 +44,11 @@ int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n);
 /* The tensions at time t (s: the scenario's constant or table, or what the
  * API set) into k->tension and k->rc. */
 void kr_tendon_set(rod_kirchhoff *k, double t);
+/* The tendons' lengths into k->tendon_length from the stage records of
+ * the converged sweep (kr_quadratures); their tensions and lengths into
+ * the sample out. */
+void kr_tendon_lengths(rod_kirchhoff *k);
+void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out);
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m);
 void kr_tendon_rates(const rod_kirchhoff *k, size_t p, const rod_rhs_work *wk,

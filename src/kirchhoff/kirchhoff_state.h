@@ -86,7 +86,8 @@ typedef struct rod_kirchhoff {
   double *route;      /* the tendons' routing at the points (pt[].route;
                          kirchhoff_tendon.c), NULL without tendons */
   double tension[ROD_TENDONS_MAX]; /* N: the tendons' at the loads' time */
-  bool ustar_planar;               /* u*_1 = u*_3 = 0 everywhere */
+  double tendon_length[ROD_TENDONS_MAX]; /* m: at the last converged sweep */
+  bool ustar_planar;                     /* u*_1 = u*_3 = 0 everywhere */
   bool general;        /* precurved, rotary inertia or normal drag: the sweeps'
                           general variant (a plain rod's skips those terms) */
   bool history_planar; /* every hp in the x-z plane */

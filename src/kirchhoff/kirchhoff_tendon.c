@@ -141,6 +141,35 @@ void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc) {
     rc->tension[i] = k->tension[i];
 }
 
+void kr_tendon_lengths(rod_kirchhoff *k) {
+  /* l_i = int |pb_i| ds over [start, end] (|p_i,s| = |R pb_i|), pb_i = v +
+   * u x r_i + r_i' at the stage records, with the sweep's weights (RK4:
+   * h/6 (1, 2, 2, 1); Euler: h) */
+  static const double rk4[4] = {1.0 / 6, 2.0 / 6, 2.0 / 6, 1.0 / 6};
+  const int n = k->sc.tendons.count, S = k->stages;
+  for (int i = 0; i < n; i++)
+    k->tendon_length[i] = 0.0;
+  for (int j = 0; j < k->intervals; j++)
+    for (int st = 0; st < S; st++) {
+      const size_t p = (size_t)S * j + st;
+      const double *rec = k->stage_val + p * KR_HW;
+      const double w = k->len[j] * (S == 4 ? rk4[st] : 1.0);
+      double u[3], t[3];
+      v3_add(u, rec + KR_HU, k->pt[p].ustar);
+      for (int i = 0; i < n; i++) {
+        const double *rt = k->pt[p].route + ROD_ROUTE * i;
+        if (rt[6] != 0)
+          k->tendon_length[i] += w * rod_tendon_tangent(rt, u, rec + KR_HV, t);
+      }
+    }
+}
+
+void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out) {
+  out->tendons = k->sc.tendons.count;
+  out->tendon_tension = out->tendons > 0 ? k->tension : NULL;
+  out->tendon_length = out->tendons > 0 ? k->tendon_length : NULL;
+}
+
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m) {
   const int S = k->stages, last = k->nodes - 1;

@@ -45,6 +45,7 @@ void rod_dense_push(rod_dense *d, double t, const rod_sample *s) {
   memmove(d->field + 1, d->field, (ROD_DENSE_KEEP - 1) * sizeof d->field[0]);
   memmove(d->t + 1, d->t, (ROD_DENSE_KEEP - 1) * sizeof d->t[0]);
   memmove(d->energy + 1, d->energy, (ROD_DENSE_KEEP - 1) * sizeof d->energy[0]);
+  memmove(d->tendon + 1, d->tendon, (ROD_DENSE_KEEP - 1) * sizeof d->tendon[0]);
   d->field[0] = oldest;
   d->t[0] = t;
   const int n = d->points; /* the backend's points, fixed for a run */
@@ -58,12 +59,18 @@ void rod_dense_push(rod_dense *d, double t, const rod_sample *s) {
   d->energy[0][0] = s->kinetic;
   d->energy[0][1] = s->elastic;
   d->energy[0][2] = s->gravity;
+  d->tendons = s->tendons;
+  for (int i = 0; i < s->tendons; i++) {
+    d->tendon[0][i] = s->tendon_tension[i];
+    d->tendon[0][ROD_MAX_TENDONS + i] = s->tendon_length[i];
+  }
   d->s = s->s;
   if (d->count < ROD_DENSE_KEEP)
     d->count++;
 }
 
 void rod_dense_eval(rod_dense *d, double t, rod_sample *out) {
+  memset(out, 0, sizeof *out); /* no contact fields */
   const int n = d->count;
   double w[ROD_DENSE_KEEP];
   for (int l = 0; l < n; l++) { /* Lagrange weights */
@@ -107,6 +114,16 @@ void rod_dense_eval(rod_dense *d, double t, rod_sample *out) {
     out->elastic += w[l] * d->energy[l][1];
     out->gravity += w[l] * d->energy[l][2];
   }
+  for (int i = 0; i < 2 * ROD_MAX_TENDONS; i++) {
+    d->tendon_out[i] = 0;
+    for (int l = 0; l < n; l++)
+      d->tendon_out[i] += w[l] * d->tendon[l][i];
+    if (i < ROD_MAX_TENDONS) /* a tension never negative */
+      d->tendon_out[i] = fmax(d->tendon_out[i], 0.0);
+  }
+  out->tendons = d->tendons;
+  out->tendon_tension = d->tendons > 0 ? d->tendon_out : NULL;
+  out->tendon_length = d->tendons > 0 ? d->tendon_out + ROD_MAX_TENDONS : NULL;
   out->position = d->out + D_POS * P;
   out->orientation = d->out + D_QUAT * P;
   out->velocity = d->out + D_VEL * P;

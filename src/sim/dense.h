@@ -3,7 +3,8 @@
  * Hermite interpolation with the velocities (error O(h^4) whatever the
  * scheme), the other fields by cubic Lagrange interpolation through the
  * last four samples (O(h^4) too; fewer samples early in the run give lower
- * degrees). No contact fields (output.interval is refused with contact).
+ * degrees), the tendons' tensions and lengths so too. No contact fields
+ * (output.interval is refused with contact).
  * Buffers are allocated once. */
 #ifndef ROD_DENSE_H
 #define ROD_DENSE_H
@@ -18,6 +19,10 @@ typedef struct {
   double *field[ROD_DENSE_KEEP]; /* per sample: position, orientation,
                                     velocity, force, moment */
   double energy[ROD_DENSE_KEEP][3];
+  /* the tendons' tensions and lengths (N, m), like the energies */
+  int tendons;
+  double tendon[ROD_DENSE_KEEP][2 * ROD_MAX_TENDONS];
+  double tendon_out[2 * ROD_MAX_TENDONS];
   bool has_force, has_moment;
   double *out; /* the interpolated sample's arrays */
   const double *s;

@@ -1,6 +1,6 @@
-/* Loads and the clamp's motion set between steps (rod/sim.h): checked
- * (every value finite and within ROD_SIM_MAX_INPUT) and handed to the
- * backend. */
+/* Loads, tendons' tensions and the clamp's motion set between steps
+ * (rod/sim.h): checked (every value finite and within ROD_SIM_MAX_INPUT)
+ * and handed to the backend; a tendon's tension and length read back. */
 #include "sim/sim_object.h"
 
 #include "core/v3.h"
@@ -72,6 +72,58 @@ int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
   copy3(sim->drive.load_force[i], force);
   copy3(sim->drive.load_moment[i], moment);
   return apply_drive(sim, &old);
+}
+
+/* The index of [tendon.NAME] in the scenario, or -1 with the error set. */
+static int tendon_index(rod_sim *sim, const char *name) {
+  if (!name) {
+    rod_sim_fail(sim, ROD_EINVAL, "tendon", "no name (NULL)");
+    return -1;
+  }
+  for (int i = 0; i < sim->sc.tendons.count; i++)
+    if (!strcmp(sim->sc.tendons.item[i].name, name))
+      return i;
+  char label[96];
+  snprintf(label, sizeof label, "[tendon.%s]", name);
+  rod_sim_fail(sim, ROD_EINVAL, label, "no such section in the scenario");
+  return -1;
+}
+
+int rod_sim_set_tendon(rod_sim *sim, const char *name, double tension) {
+  if (!sim)
+    return ROD_EINVAL;
+  const int i = tendon_index(sim, name);
+  if (i < 0)
+    return ROD_EINVAL;
+  if (!(tension >= 0 && tension <= ROD_SIM_MAX_INPUT))
+    return rod_sim_fail(sim, ROD_EINVAL, "tendon",
+                        "the tension must be finite, >= 0 and at most %g N "
+                        "(got %g)",
+                        ROD_SIM_MAX_INPUT, tension);
+  rod_drive old = sim->drive;
+  sim->drive.tendon[i] = true;
+  sim->drive.tendon_tension[i] = tension;
+  return apply_drive(sim, &old);
+}
+
+int rod_sim_get_tendon(rod_sim *sim, const char *name, double *tension,
+                       double *length) {
+  if (!sim)
+    return ROD_EINVAL;
+  const int i = tendon_index(sim, name);
+  if (i < 0)
+    return ROD_EINVAL;
+  int st = rod_sim_current_sample(sim);
+  if (st != ROD_OK)
+    return st;
+  if (i >= sim->cur.tendons)
+    return rod_sim_fail(sim, ROD_EUNSUPPORTED, "solver.backend",
+                        "the %s backend gives no tendons", sim->ops->name);
+  if (tension)
+    *tension = sim->cur.tendon_tension[i];
+  if (length)
+    *length = sim->cur.tendon_length[i];
+  return ROD_OK;
 }
 
 /* The world angular velocity (rad/s) that turns h0 into h1 in time dt:
