@@ -126,7 +126,7 @@ static void cli_setup(void) {
 static const char *const cli_files[] = {
     "rod.ini",    "tip.csv",  "fitted.ini",  "out.txt",
     "err.txt",    "few.csv",  "letters.csv", "no_t.csv",
-    "no_xyz.csv", "shape.h5", "flagged.csv"};
+    "no_xyz.csv", "shape.h5", "flagged.csv", "light.csv"};
 
 static void cli_teardown(void) {
   for (size_t i = 0; i < sizeof cli_files / sizeof cli_files[0]; i++)
@@ -287,6 +287,53 @@ START_TEST(cli_bad_input_exits_2) {
 }
 END_TEST
 
+/* Two data sets at once: the rod with its 20 g weight (tip.csv) and with
+ * 10 g (light.csv, its --set in its --experiment group), each set's noise
+ * and rms residual said and written, the first set's scenario fitted;
+ * the same data as two --data on one scenario need the same tip mass, so
+ * the group's --set is what makes the second fit right. Bad input: one
+ * line, exit 2. */
+START_TEST(cli_fits_several_data_sets) {
+  rod_scenario sc = test_rod(0.2);
+  sc.tip.mass = 0.01;
+  rod_tip_data *d;
+  rod_error err;
+  ck_assert_int_eq(rod_calib_synthesize(&sc, 1000, 1e-4, 4, XZ, &d, &err),
+                   ROD_OK);
+  ck_assert_int_eq(rod_tip_write(in_dir("light.csv"), d, &err), ROD_OK);
+  rod_tip_data_free(d);
+  int st = calibrate("--experiment rod.ini --data tip.csv --experiment "
+                     "rod.ini --data light.csv --set tip.mass=0.01 -o "
+                     "fitted.ini");
+  const char *err_text = read_text("err.txt");
+  ck_assert_msg(st == 0, "exit %d: %s", st, err_text);
+  ck_assert_ptr_nonnull(strstr(err_text, "3 keys to 2 data sets at once"));
+  ck_assert_ptr_nonnull(strstr(err_text, "set 2: light.csv: 402 residuals"));
+  const char *fit = strstr(read_text("fitted.ini"), "\n[fit]\n");
+  ck_assert_ptr_nonnull(fit);
+  ck_assert_ptr_nonnull(strstr(fit, "804 residuals of several data sets"));
+  ck_assert_ptr_nonnull(strstr(fit, "\nnoise = "));
+  ck_assert_ptr_nonnull(strstr(fit, "\ndata_2 = light.csv ; rod.ini\n"));
+  rod_scenario fitted;
+  rod_scenario_default(&fitted);
+  ck_assert_int_eq(rod_scenario_load(&fitted, in_dir("fitted.ini"), &err),
+                   ROD_OK);
+  ck_assert_double_eq(fitted.tip.mass, 0.02); /* the first set's scenario */
+  expect_failure(2, "--experiment rod.ini --data tip.csv --experiment rod.ini",
+                 "--experiment rod.ini", "missing --data");
+  expect_failure(2, "--experiment rod.ini --data tip.csv --data light.csv",
+                 "--experiment rod.ini: a second --data (light.csv)", NULL);
+  expect_failure(2, "rod.ini --experiment rod.ini --data tip.csv", "rod.ini",
+                 "not both");
+  expect_failure(2,
+                 "--experiment rod.ini --data tip.csv --experiment rod.ini "
+                 "--data light.csv --set tip.mass=-1",
+                 "tip.mass", NULL);
+  expect_failure(2, "rod.ini --data tip.csv --data missing.csv", "missing.csv",
+                 "cannot open");
+}
+END_TEST
+
 /* A simulation that cannot converge at the start: exit 1, one line with
  * the parameter values and the simulation's reason. */
 START_TEST(cli_simulation_failure_exits_1) {
@@ -357,6 +404,7 @@ static Suite *calibrate_cli_suite(void) {
   tcase_add_test(tc, cli_writes_the_fitted_scenario);
   tcase_add_test(tc, cli_fits_a_shape_file);
   tcase_add_test(tc, cli_bad_input_exits_2);
+  tcase_add_test(tc, cli_fits_several_data_sets);
   tcase_add_test(tc, cli_simulation_failure_exits_1);
   tcase_add_test(tc, cli_interrupt_writes_the_best_point);
   suite_add_tcase(s, tc);

@@ -200,6 +200,41 @@ class Calibration(unittest.TestCase):
         self.assertAlmostEqual(fit["scenario"]["rod.bending_stiffness"],
                                fit["values"]["bending_stiffness"])
 
+    def test_experiments(self):
+        """Two experiments at once (the rod with 10 g and with 20 g at its
+        tip, noise-free) fitted from 5% off: the truth to the LM's step
+        tolerance, each experiment's fitted scenario, each set's figures
+        and the covariance of ln p."""
+        ini = ("[rod]\nlength = 0.3\nbending_stiffness = 0.038\n"
+               "[tip]\nmass = %g\n[time]\nduration = 0.1\n"
+               "[space]\nnodes = 20\n")
+        pairs = []
+        for mass in (0.01, 0.02):
+            truth = rodsim.Sim(ini=ini % mass)
+            t, z = [0.0], []
+            truth.static()
+            z.append(truth.state()["position"][-1, 2])
+            truth.run(0.1, callback=lambda s: (t.append(s.time), z.append(
+                s.state()["position"][-1, 2])) and None)
+            z = np.array(z) + 1e-6 * np.sin(np.arange(len(z)) * 2.1)
+            start = rodsim.Scenario(ini=ini % mass,
+                                    **{"rod.bending_stiffness": 0.0399})
+            pairs.append((start, {"t": t, "z": z}))
+        fit = rodsim.calibrate(experiments=pairs, keys="bending_stiffness",
+                               prefit=False)
+        self.assertTrue(fit["converged"])
+        self.assertAlmostEqual(fit["values"]["bending_stiffness"], 0.038,
+                               delta=0.038 * 1e-4)
+        self.assertEqual(len(fit["sets"]), 2)
+        self.assertEqual(len(fit["scenarios"]), 2)
+        self.assertAlmostEqual(fit["scenarios"][1]["tip.mass"], 0.02)
+        self.assertEqual(fit["covariance"].shape, (1, 1))
+        for s in fit["sets"]:
+            self.assertGreater(s["noise"], 0)
+            self.assertAlmostEqual(s["weight"], 1 / s["noise"])
+        with self.assertRaises(ValueError):
+            rodsim.calibrate(pairs[0][0], pairs[0][1], experiments=pairs)
+
     def test_shape_file(self):
         """The same from a shape file (every 3rd node of the run at EI =
         0.038 as 11 points, written with h5py in the layout rodsim track

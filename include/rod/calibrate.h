@@ -1,6 +1,9 @@
 /* Calibration: fit numeric [rod] keys of a scenario (default EI, density
  * and drag) to a measured tip trajectory or shape (Till & Rucker 2017,
- * section III.A; docs/commands.md).
+ * section III.A; docs/commands.md), or to several experiments' tip
+ * trajectories at once (rod_calib_fit_joint: the keys shared, each
+ * experiment with its own scenario, its residuals weighted by its data's
+ * noise).
  *
  * Levenberg-Marquardt over log-parameters, so every fitted
  * value stays positive and the parameters are scaled alike whatever their
@@ -42,6 +45,7 @@ extern "C" {
 #endif
 
 #define ROD_CALIB_MAX_KEYS 8 /* every numeric [rod] key at most once */
+#define ROD_CALIB_MAX_SETS 8 /* data sets of a joint fit */
 
 typedef enum {
   ROD_CALIB_TRAJECTORY = 0,
@@ -92,6 +96,20 @@ typedef struct {
   void *stop_user;
 } rod_calib_options;
 
+/* What a fit found for one of its data sets. */
+typedef struct {
+  int residuals;       /* of this set */
+  int skipped;         /* its samples left out as flagged */
+  double noise;        /* m: the noise of its data, estimated from the data
+                          alone (rod_calib_noise) */
+  double weight;       /* 1/m: the factor of its residuals in the sum of
+                          squares, 1 / noise in a joint fit of the
+                          trajectories; 1 for one set (where it cancels)
+                          and for the features objective */
+  double rms_residual; /* m: its own rms residual at the fit (NAN when
+                          the fit was stopped) */
+} rod_calib_set;
+
 typedef struct {
   int nkeys;
   double initial[ROD_CALIB_MAX_KEYS];   /* start values (units of the key) */
@@ -115,7 +133,22 @@ typedef struct {
                              none yet, or stopped in the features pre-fit,
                              whose best point value then holds) */
   rod_calib_stop stop;
+  int sets;                              /* data sets fitted */
+  rod_calib_set set[ROD_CALIB_MAX_SETS]; /* each one's figures */
+  /* The covariance of ln p at the fit, nkeys x nkeys row-major: the
+   * Gauss-Newton (J^T J)^-1 of the weighted residuals times their
+   * variance SSR / (m - p); std_error[j] = value[j] sqrt(cov[j][j]).
+   * NAN where the errors are unknown. */
+  double covariance[ROD_CALIB_MAX_KEYS * ROD_CALIB_MAX_KEYS];
 } rod_calib_result;
+
+/* One experiment of a joint fit: its scenario (its own keys set), its
+ * measured tip trajectory and the data's name for messages. */
+typedef struct {
+  const rod_scenario *sc;
+  const rod_tip_data *data;
+  const char *name;
+} rod_calib_experiment;
 
 /* Trajectory objective; bending_stiffness, density, drag; threads 0;
  * fd_step 0; 100 iterations; step tolerance 1e-6; pre-fit on. */
@@ -141,6 +174,32 @@ int rod_calib_set_keys(rod_calib_options *o, const char *list, const char *file,
 int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err);
+
+/* Fit o's keys to `count` experiments at once (1 to ROD_CALIB_MAX_SETS):
+ * the residuals of each (its objective's, on its own scenario) stacked,
+ * each set's multiplied by its weight 1 / noise, its noise estimated from
+ * its data (rod_calib_noise), so that a set is heard in proportion to
+ * its accuracy and every residual of the sum has about unit variance. The
+ * keys are shared: each experiment's scenario gets the same values; the
+ * start is the first experiment's. fitted[e] (count scenarios) is
+ * experiment e's scenario with the fitted values; res->set[e] its
+ * figures. One experiment is rod_calib_fit. The shape objective takes one
+ * set (rod_calib_fit_shape). Returns as rod_calib_fit; err names the data
+ * set at fault. */
+int rod_calib_fit_joint(const rod_calib_experiment *ex, int count,
+                        const rod_calib_options *o, rod_scenario *fitted,
+                        rod_calib_result *res, rod_error *err);
+
+/* The noise of the valid samples of d (m): the standard deviation of
+ * independent noise of one variance on every coordinate, estimated from
+ * the data alone by their fourth differences, d_i = y_i - 4 y_(i+1) + 6
+ * y_(i+2) - 4 y_(i+3) + y_(i+4) of each coordinate (of consecutive
+ * samples), which take a smooth motion sampled fast away (by (omega
+ * dt)^4) and leave noise of variance 70 sigma^2: sigma = 1.4826
+ * median|d| / sqrt(70), the median so that the few differences a sudden
+ * event (a release, a strike) spoils do not count. 0 with fewer than 5
+ * samples. */
+double rod_calib_noise(const rod_tip_data *d);
 
 /* The same for a measured shape: the shape objective, or the
  * trajectory and features objectives on its tip (point K-1). Flagged

@@ -59,6 +59,7 @@ class TipData(ctypes.Structure):
 
 
 CALIB_MAX_KEYS = 8
+CALIB_MAX_SETS = 8
 
 
 class CalibOptions(ctypes.Structure):
@@ -72,6 +73,17 @@ class CalibOptions(ctypes.Structure):
                 ("stop", ctypes.c_void_p), ("stop_user", ctypes.c_void_p)]
 
 
+class CalibSet(ctypes.Structure):
+    _fields_ = [("residuals", ctypes.c_int), ("skipped", ctypes.c_int),
+                ("noise", ctypes.c_double), ("weight", ctypes.c_double),
+                ("rms_residual", ctypes.c_double)]
+
+
+class CalibExperiment(ctypes.Structure):
+    _fields_ = [("sc", ctypes.c_void_p), ("data", ctypes.POINTER(TipData)),
+                ("name", ctypes.c_char_p)]
+
+
 def _calib_result_fields():
     d8 = ctypes.c_double * CALIB_MAX_KEYS
     return [("nkeys", ctypes.c_int), ("initial", d8), ("value", d8),
@@ -82,7 +94,9 @@ def _calib_result_fields():
             ("prefit_simulations", ctypes.c_int),
             ("from_prefit", ctypes.c_bool), ("threads", ctypes.c_int),
             ("wall_time", ctypes.c_double), ("converged", ctypes.c_bool),
-            ("stop", ctypes.c_int)]
+            ("stop", ctypes.c_int), ("sets", ctypes.c_int),
+            ("set", CalibSet * CALIB_MAX_SETS),
+            ("covariance", ctypes.c_double * (CALIB_MAX_KEYS ** 2))]
 
 
 class CalibResult(ctypes.Structure):
@@ -133,6 +147,10 @@ def _signatures():
         "rod_calib_fit": (ip, [vp, ctypes.POINTER(TipData), cp,
                                ctypes.POINTER(CalibOptions), vp,
                                ctypes.POINTER(CalibResult), err]),
+        "rod_calib_fit_joint": (ip, [ctypes.POINTER(CalibExperiment), ip,
+                                     ctypes.POINTER(CalibOptions), vp,
+                                     ctypes.POINTER(CalibResult), err]),
+        "rod_calib_noise": (ctypes.c_double, [ctypes.POINTER(TipData)]),
         "rod_calib_fit_shape": (ip, [vp, vp, cp,
                                      ctypes.POINTER(CalibOptions), vp,
                                      ctypes.POINTER(CalibResult), err]),

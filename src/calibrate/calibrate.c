@@ -1,6 +1,8 @@
-/* The calibration driver: Levenberg-Marquardt over log-parameters with a
- * forward-difference Jacobian whose simulations run in parallel, then the
- * standard errors (see rod/calibrate.h). */
+/* The calibration driver: Levenberg-Marquardt over log-parameters on the
+ * stacked, weighted residuals of one or more data sets, with a
+ * forward-difference Jacobian whose simulations (one per parameter and
+ * data set) run in parallel, then the covariance and standard errors (see
+ * rod/calibrate.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +28,24 @@ _Static_assert((int)ROD_CALIB_STOP_CONVERGED == (int)ROD_LM_CONVERGED &&
  * test (||dx|| <= tol ||x||) means "every parameter changed by less than
  * about tol" instead of depending on the units through ln p. */
 typedef struct {
-  calib_problem prob;
+  calib_problem prob[ROD_CALIB_MAX_SETS]; /* one per data set */
+  int sets;
+  int offset[ROD_CALIB_MAX_SETS + 1]; /* set e's residuals: offset[e] .. */
+  double weight[ROD_CALIB_MAX_SETS];  /* its residuals' factor: 1 / noise */
+  int m;                              /* residuals of every set */
   const rod_calib_options *o;
-  const rod_scenario *user_sc;
+  const rod_scenario *user_sc;      /* the first set's: starts and messages */
   int n;                            /* fitted keys */
   double start[ROD_CALIB_MAX_KEYS]; /* p0 */
   double h;                         /* forward-difference step in x */
   int threads;
-  calib_run runs[1 + ROD_CALIB_MAX_KEYS]; /* base, then one per key */
-  double *r_base;                         /* (m) residuals at x_base */
+  /* run k * sets + e: set e's base point (k = 0), then its point with key
+   * k - 1 moved */
+  calib_run runs[(1 + ROD_CALIB_MAX_KEYS) * ROD_CALIB_MAX_SETS];
+  double *r_base; /* (m) residuals at x_base */
   double x_base[ROD_CALIB_MAX_KEYS];
   bool have_base;
-  bool column_ready[ROD_CALIB_MAX_KEYS]; /* run 1 + j holds x_base + h e_j */
+  bool column_ready[ROD_CALIB_MAX_KEYS]; /* runs 1 + j hold x_base + h e_j */
   double x_jacobian[ROD_CALIB_MAX_KEYS]; /* where J was last computed */
   bool have_jacobian;
   int simulations, evaluations;
@@ -45,7 +53,7 @@ typedef struct {
   rod_error failure;
   /* the best base point simulated (the least sum of squares), which an
    * interrupted fit returns */
-  double x_best[ROD_CALIB_MAX_KEYS], ss_best;
+  double x_best[ROD_CALIB_MAX_KEYS], ss_best, rms_best; /* rms: m */
   bool have_best;
   bool interrupted; /* the options' stop said so */
 } fit_context;
@@ -70,53 +78,85 @@ static bool same_point(const double *a, const double *b, int n) {
   return memcmp(a, b, (size_t)n * sizeof *a) == 0;
 }
 
-/* Queue run k at x, parameter j moved by step (j < 0: none). A value the
- * scenario rejects (e.g. an overflow to inf) fails the run unrun. */
+/* Queue the runs k of every set at x, parameter j moved by step (j < 0:
+ * none). A value the scenario rejects (e.g. an overflow to inf) fails the
+ * run unrun. */
 static void queue_run(fit_context *c, int k, const double *x, int j,
                       double step) {
-  calib_run *run = &c->runs[k];
   double values[ROD_CALIB_MAX_KEYS];
   values_at(c, x, j, step, values);
-  run->sc = c->prob.sc;
-  rod_error err = {{0}, {0}, {0}, 0};
-  run->status = calib_apply(&run->sc, c->n, c->o->keys, values, &err);
-  run->pending = run->status == ROD_OK;
-  if (!run->pending)
-    rod_error_format(&err, run->message, sizeof run->message);
+  for (int e = 0; e < c->sets; e++) {
+    calib_run *run = &c->runs[k * c->sets + e];
+    run->sc = c->prob[e].sc;
+    rod_error err = {{0}, {0}, {0}, 0};
+    run->status = calib_apply(&run->sc, c->n, c->o->keys, values, &err);
+    run->pending = run->status == ROD_OK;
+    if (!run->pending)
+      rod_error_format(&err, run->message, sizeof run->message);
+  }
 }
 
 /* Run the queued runs; false when the options' stop ended them. */
 static bool run_queued(fit_context *c) {
-  c->simulations +=
-      calib_run_all(c->runs, 1 + c->n, c->threads, c->o->stop, c->o->stop_user);
+  c->simulations += calib_run_all(c->runs, (1 + c->n) * c->sets, c->threads,
+                                  c->o->stop, c->o->stop_user);
   if (c->o->stop && c->o->stop(c->o->stop_user))
     c->interrupted = true;
   return !c->interrupted;
 }
 
+static double sum_squares(const double *r, int m) {
+  double ss = 0;
+  for (int i = 0; i < m; i++)
+    ss += r[i] * r[i];
+  return ss;
+}
+
+/* The rms of the residuals r in metres: each set's unweighted and
+ * scaled by its objective's metres per unit. */
+static double rms_metres(const fit_context *c, const double *r) {
+  if (c->sets == 1)
+    return sqrt(sum_squares(r, c->m) / c->m) * c->prob[0].rms_scale;
+  double ss = 0;
+  for (int e = 0; e < c->sets; e++) {
+    const double f = c->prob[e].rms_scale / c->weight[e];
+    ss += sum_squares(r + c->offset[e], c->prob[e].m) * f * f;
+  }
+  return sqrt(ss / c->m);
+}
+
 /* A base point's residuals r at x: the best so far kept. */
 static void note_point(fit_context *c, const double *x, const double *r) {
-  double ss = 0;
-  for (int i = 0; i < c->prob.m; i++)
-    ss += r[i] * r[i];
+  const double ss = sum_squares(r, c->m);
   if (isfinite(ss) && (!c->have_best || ss < c->ss_best)) {
     memcpy(c->x_best, x, (size_t)c->n * sizeof *x);
     c->ss_best = ss;
+    c->rms_best = rms_metres(c, r);
     c->have_best = true;
   }
 }
 
-/* Residuals of a finished run: 0, or > 0 if it failed or cannot be
- * compared with the data. */
-static int run_residuals(fit_context *c, calib_run *run, double *r) {
-  if (run->status != ROD_OK)
-    return 1;
-  int st = c->prob.objective->residuals(&c->prob, run->rec, r);
-  if (st != 0)
-    snprintf(run->message, sizeof run->message,
-             "the run cannot be compared with the data (it ends before "
-             "the data do, or a feature is missing)");
-  return st;
+/* The weighted residuals r of the finished runs k of every set: 0, or > 0
+ * if one failed or cannot be compared with its data (*bad: that run). */
+static int run_residuals(fit_context *c, int k, double *r, calib_run **bad) {
+  for (int e = 0; e < c->sets; e++) {
+    calib_run *run = &c->runs[k * c->sets + e];
+    calib_problem *p = &c->prob[e];
+    *bad = run;
+    if (run->status != ROD_OK)
+      return 1;
+    double *re = r + c->offset[e];
+    if (p->objective->residuals(p, run->rec, re) != 0) {
+      snprintf(run->message, sizeof run->message,
+               "the run cannot be compared with the data (it ends before "
+               "the data do, or a feature is missing)");
+      return 1;
+    }
+    if (c->weight[e] != 1.0)
+      for (int i = 0; i < p->m; i++)
+        re[i] *= c->weight[e];
+  }
+  return 0;
 }
 
 /* A failure the LM cannot step around: keep the message, stop the fit. */
@@ -127,8 +167,14 @@ static int fail(fit_context *c, const double *x, int j, double step,
   values_at(c, x, j, step, values);
   calib_describe(c->n, c->o->keys, values, where, sizeof where);
   c->fatal = true;
-  rod_error_set(&c->failure, ROD_ENOCONV, c->user_sc->source, NULL,
-                "simulation failed at %s: %s", where, run->message);
+  const int e = (int)(run - c->runs) % c->sets;
+  if (c->sets > 1)
+    rod_error_set(&c->failure, ROD_ENOCONV, c->prob[e].name, NULL,
+                  "simulation of %s failed at %s: %s", c->prob[e].sc.source,
+                  where, run->message);
+  else
+    rod_error_set(&c->failure, ROD_ENOCONV, c->user_sc->source, NULL,
+                  "simulation failed at %s: %s", where, run->message);
   return ROD_ENOCONV;
 }
 
@@ -136,12 +182,13 @@ static int fail(fit_context *c, const double *x, int j, double step,
  * a column whose run failed is taken backwards, (r - r(x - h e_j)) / h. */
 static int jacobian_columns(fit_context *c, const double *x, const double *r,
                             double *J) {
-  const int m = c->prob.m;
+  const int m = c->m;
   double sign[ROD_CALIB_MAX_KEYS];
   bool retry = false;
+  calib_run *bad;
   for (int j = 0; j < c->n; j++) {
     sign[j] = 1.0;
-    if (run_residuals(c, &c->runs[1 + j], J + (size_t)j * m) != 0) {
+    if (run_residuals(c, 1 + j, J + (size_t)j * m, &bad) != 0) {
       sign[j] = -1.0;
       queue_run(c, 1 + j, x, j, -c->h);
       retry = true;
@@ -151,9 +198,8 @@ static int jacobian_columns(fit_context *c, const double *x, const double *r,
     if (!run_queued(c))
       return ROD_EINTR;
     for (int j = 0; j < c->n; j++)
-      if (sign[j] < 0 &&
-          run_residuals(c, &c->runs[1 + j], J + (size_t)j * m) != 0)
-        return fail(c, x, j, -c->h, &c->runs[1 + j]);
+      if (sign[j] < 0 && run_residuals(c, 1 + j, J + (size_t)j * m, &bad) != 0)
+        return fail(c, x, j, -c->h, bad);
   }
   for (int j = 0; j < c->n; j++) {
     double *col = J + (size_t)j * m, inv = sign[j] / c->h;
@@ -174,14 +220,17 @@ static int jacobian_columns(fit_context *c, const double *x, const double *r,
  * instead of three for three keys); if it rejects it, they cost no time. */
 static int evaluate(const double *x, double *r, double *J, void *user) {
   fit_context *c = user;
-  const int m = c->prob.m;
+  const int m = c->m;
   if (c->interrupted)
     return ROD_EINTR;
+  calib_run *bad;
   bool cached = c->have_base && same_point(x, c->x_base, c->n);
   if (!cached) {
     queue_run(c, 0, x, -1, 0.0);
+    /* the workers the base points leave idle run columns in advance */
+    const int ahead = (c->threads - c->sets) / c->sets;
     for (int j = 0; j < c->n; j++) {
-      c->column_ready[j] = !J && j < c->threads - 1;
+      c->column_ready[j] = !J && j < ahead;
       if (c->column_ready[j])
         queue_run(c, 1 + j, x, j, c->h);
     }
@@ -191,17 +240,16 @@ static int evaluate(const double *x, double *r, double *J, void *user) {
       queue_run(c, 1 + j, x, j, c->h);
   if (!run_queued(c)) {
     /* a base point that ran whole still counts */
-    if (!cached && c->runs[0].status == ROD_OK &&
-        run_residuals(c, &c->runs[0], r) == 0)
+    if (!cached && run_residuals(c, 0, r, &bad) == 0)
       note_point(c, x, r);
     return ROD_EINTR;
   }
   if (!cached) {
-    if (run_residuals(c, &c->runs[0], r) != 0) {
+    if (run_residuals(c, 0, r, &bad) != 0) {
       /* a trial point is rejected; the start or a Jacobian's base point
        * cannot be stepped around */
       if (c->evaluations == 0 || J)
-        return fail(c, x, -1, 0.0, &c->runs[0]);
+        return fail(c, x, -1, 0.0, bad);
       return 1;
     }
     memcpy(c->r_base, r, (size_t)m * sizeof *r);
@@ -210,11 +258,9 @@ static int evaluate(const double *x, double *r, double *J, void *user) {
     c->evaluations++;
     note_point(c, x, r);
     if (c->o->progress) {
-      double values[ROD_CALIB_MAX_KEYS], ss = 0;
+      double values[ROD_CALIB_MAX_KEYS];
       values_at(c, x, -1, 0.0, values);
-      for (int i = 0; i < m; i++)
-        ss += r[i] * r[i];
-      c->o->progress(values, sqrt(ss / m) * c->prob.rms_scale, c->simulations,
+      c->o->progress(values, rms_metres(c, r), c->simulations,
                      c->o->progress_user);
     }
   } else {
@@ -243,81 +289,135 @@ static int thread_count(const rod_calib_options *o, int runs) {
   long t = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
   if (t < 1)
     t = 1;
-  return t > runs ? runs : (int)t;
+  return calib_workers(t > runs ? runs : (int)t);
 }
 
 static void release(fit_context *c) {
-  for (int k = 0; k <= c->n; k++)
+  for (int k = 0; k < (1 + c->n) * c->sets; k++)
     rod_recorder_free(c->runs[k].rec);
   free(c->r_base);
-  free(c->prob.slopes);
-  if (c->prob.objective && c->prob.objective->release)
-    c->prob.objective->release(&c->prob);
+  for (int e = 0; e < c->sets; e++) {
+    calib_problem *p = &c->prob[e];
+    free(p->slopes);
+    if (p->objective && p->objective->release)
+      p->objective->release(p);
+  }
 }
 
-/* Everything before the first simulation: the objective, sizes, starts,
+/* Set e's problem: the experiment's scenario sampled every step, its
+ * data, the objective's residuals, and the weight of its residuals. */
+static int setup_set(fit_context *c, int e, const rod_calib_experiment *ex,
+                     const rod_shape_data *shape, rod_error *err) {
+  const rod_calib_options *o = c->o;
+  calib_problem *p = &c->prob[e];
+  p->name = ex->name;
+  p->sc = *ex->sc;
+  p->sc.output.every = 1; /* interpolate between every step */
+  if (p->sc.time.has_tolerance && !p->sc.output.has_interval) {
+    /* steps of unknown number: samples at time.dt, interpolated */
+    p->sc.output.has_interval = true;
+    p->sc.output.interval = p->sc.time.dt;
+  }
+  p->data = ex->data;
+  p->shape = shape;
+  p->objective = o->objective == ROD_CALIB_FEATURES ? &calib_features
+                 : o->objective == ROD_CALIB_SHAPE  ? &calib_shape
+                                                    : &calib_trajectory;
+  if (o->objective == ROD_CALIB_SHAPE && !shape)
+    return rod_error_set(err, ROD_EINVAL, ex->name, NULL,
+                         "the shape objective needs a shape file (rodsim "
+                         "track --shape), not a tip trajectory");
+  if (ex->data->n < 1)
+    return rod_error_set(err, ROD_EINVAL, ex->name, NULL, "no valid samples");
+  int st = p->objective->init(p, ex->name, err);
+  if (st != ROD_OK)
+    return st;
+  /* one set: the weight cancels from the values and errors, so it is 1
+   * and the residuals stay in metres */
+  c->weight[e] = 1.0;
+  if (c->sets > 1 && o->objective != ROD_CALIB_FEATURES) {
+    const double noise = rod_calib_noise(ex->data);
+    if (!(noise > 0))
+      return rod_error_set(err, ROD_EINVAL, ex->name, NULL,
+                           "no noise to weight the data by: its noise "
+                           "estimate is 0 (exact or constant data)");
+    c->weight[e] = 1.0 / noise;
+  }
+  c->offset[e + 1] = c->offset[e] + p->m;
+  p->slopes = malloc(3 * (size_t)calib_samples(p) * sizeof(double));
+  if (!p->slopes)
+    return rod_error_set(err, ROD_ENOMEM, ex->name, NULL, "out of memory");
+  for (int k = 0; k <= c->n; k++)
+    if (!(c->runs[k * c->sets + e].rec =
+              rod_recorder_alloc(&p->sc, p->objective->keep_rod)))
+      return rod_error_set(err, ROD_ENOMEM, ex->name, NULL, "out of memory");
+  return ROD_OK;
+}
+
+/* Everything before the first simulation: the objectives, sizes, starts,
  * buffers. */
-static int setup(fit_context *c, const rod_tip_data *data,
-                 const rod_shape_data *shape, const char *name,
-                 rod_error *err) {
+static int setup(fit_context *c, const rod_calib_experiment *ex, int sets,
+                 const rod_shape_data *shape, rod_error *err) {
   const rod_calib_options *o = c->o;
   if (o->nkeys < 1 || o->nkeys > ROD_CALIB_MAX_KEYS)
     return rod_error_set(err, ROD_EINVAL, c->user_sc->source, NULL,
                          "no keys to fit");
   c->n = o->nkeys;
+  c->sets = sets;
   for (int j = 0; j < c->n; j++) {
     int st = calib_start_value(c->user_sc, o->keys[j], &c->start[j], err);
     if (st != ROD_OK)
       return st;
   }
-  c->prob.sc = *c->user_sc;
-  c->prob.sc.output.every = 1; /* interpolate between every step */
-  if (c->prob.sc.time.has_tolerance && !c->prob.sc.output.has_interval) {
-    /* steps of unknown number: samples at time.dt, interpolated */
-    c->prob.sc.output.has_interval = true;
-    c->prob.sc.output.interval = c->prob.sc.time.dt;
+  for (int e = 0; e < sets; e++) {
+    int st = setup_set(c, e, &ex[e], shape, err);
+    if (st != ROD_OK)
+      return st;
   }
-  c->prob.data = data;
-  c->prob.shape = shape;
-  c->prob.objective = o->objective == ROD_CALIB_FEATURES ? &calib_features
-                      : o->objective == ROD_CALIB_SHAPE  ? &calib_shape
-                                                         : &calib_trajectory;
-  if (o->objective == ROD_CALIB_SHAPE && !shape)
-    return rod_error_set(err, ROD_EINVAL, name, NULL,
-                         "the shape objective needs a shape file (rodsim "
-                         "track --shape), not a tip trajectory");
-  if (data->n < 1)
-    return rod_error_set(err, ROD_EINVAL, name, NULL, "no valid samples");
-  int st = c->prob.objective->init(&c->prob, name, err);
-  if (st != ROD_OK)
-    return st;
-  if (c->prob.m <= c->n)
-    return rod_error_set(err, ROD_EINVAL, name, NULL,
+  c->m = c->offset[sets];
+  if (c->m <= c->n)
+    return rod_error_set(err, ROD_EINVAL, ex[0].name, NULL,
                          "%d residuals are too few to fit %d parameters "
                          "and estimate their errors (need more than %d)",
-                         c->prob.m, c->n, c->n);
+                         c->m, c->n, c->n);
   c->h = fd_step(o, c->user_sc);
-  c->threads = thread_count(o, 1 + c->n);
-  c->r_base = malloc((size_t)c->prob.m * sizeof *c->r_base);
-  c->prob.slopes = malloc(3 * (size_t)calib_samples(&c->prob) * sizeof(double));
-  if (!c->r_base || !c->prob.slopes)
-    return rod_error_set(err, ROD_ENOMEM, name, NULL, "out of memory");
-  const bool keep_rod = c->prob.objective->keep_rod;
-  for (int k = 0; k <= c->n; k++)
-    if (!(c->runs[k].rec = rod_recorder_alloc(&c->prob.sc, keep_rod)))
-      return rod_error_set(err, ROD_ENOMEM, name, NULL, "out of memory");
+  c->threads = thread_count(o, (1 + c->n) * sets);
+  c->r_base = malloc((size_t)c->m * sizeof *c->r_base);
+  if (!c->r_base)
+    return rod_error_set(err, ROD_ENOMEM, ex[0].name, NULL, "out of memory");
   return ROD_OK;
 }
 
-/* Standard errors at the solution x: (J^T J)^-1 SSR / (m - n) for the
- * log-parameters, times the value for the parameters (d p = p d ln p).
- * A stale Jacobian (the LM stopped right after a step) is recomputed. */
+/* Each set's rms residual (m) from the weighted residuals r. */
+static void set_results(const fit_context *c, const double *r,
+                        rod_calib_result *res) {
+  res->sets = c->sets;
+  for (int e = 0; e < c->sets; e++) {
+    const calib_problem *p = &c->prob[e];
+    rod_calib_set *s = &res->set[e];
+    s->residuals = p->m;
+    s->weight = c->weight[e];
+    s->noise = c->sets > 1 && c->weight[e] != 1.0 ? 1.0 / c->weight[e]
+                                                  : rod_calib_noise(p->data);
+    s->rms_residual = r ? sqrt(sum_squares(r + c->offset[e], p->m) / p->m) *
+                              p->rms_scale / c->weight[e]
+                        : NAN;
+  }
+}
+
+/* Covariance and standard errors at the solution x: (J^T J)^-1 SSR / (m -
+ * n) for the log-parameters (the weighted residuals: the Gauss-Newton
+ * covariance scaled by the residual variance), times the value for the
+ * parameters (d p = p d ln p). A stale Jacobian (the LM stopped right
+ * after a step) is recomputed. */
 static void standard_errors(fit_context *c, rod_lm_workspace *w,
                             const double *x, rod_calib_result *res) {
-  const int m = c->prob.m, n = c->n;
+  const int m = c->m, n = c->n;
   double *J = rod_lm_jacobian(w), cov[ROD_CALIB_MAX_KEYS * ROD_CALIB_MAX_KEYS];
   for (int j = 0; j < n; j++)
     res->std_error[j] = INFINITY;
+  for (int k = 0; k < n * n; k++)
+    res->covariance[k] = NAN;
   if (!c->have_jacobian || !same_point(c->x_jacobian, x, n)) {
     double *r = malloc((size_t)m * sizeof *r);
     int st = r ? evaluate(x, r, J, c) : ROD_ENOMEM;
@@ -328,11 +428,9 @@ static void standard_errors(fit_context *c, rod_lm_workspace *w,
   }
   if (rod_lm_covariance(w, cov) != ROD_OK)
     return;
-  const double *r = rod_lm_residual(w);
-  double ssr = 0;
-  for (int i = 0; i < m; i++)
-    ssr += r[i] * r[i];
-  const double variance = ssr / (m - n);
+  const double variance = sum_squares(rod_lm_residual(w), m) / (m - n);
+  for (int k = 0; k < n * n; k++)
+    res->covariance[k] = cov[k] * variance;
   for (int j = 0; j < n; j++)
     res->std_error[j] = res->value[j] * sqrt(cov[j * n + j] * variance);
 }
@@ -345,17 +443,19 @@ static void interrupted_result(fit_context *c, const rod_lm_stats *st,
   for (int j = 0; j < c->n; j++)
     ones[j] = 1.0;
   values_at(c, c->have_best ? c->x_best : ones, -1, 0.0, res->value);
-  res->rms_residual =
-      c->have_best ? sqrt(c->ss_best / c->prob.m) * c->prob.rms_scale : NAN;
+  res->rms_residual = c->have_best ? c->rms_best : NAN;
+  set_results(c, NULL, res);
   for (int j = 0; j < c->n; j++)
     res->std_error[j] = INFINITY;
+  for (int k = 0; k < c->n * c->n; k++)
+    res->covariance[k] = NAN;
   res->converged = false;
   res->stop = ROD_CALIB_STOP_INTERRUPTED;
   res->iterations += st ? st->iterations : 0;
 }
 
 static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
-  const int n = c->n, m = c->prob.m;
+  const int n = c->n, m = c->m;
   rod_lm_workspace *w = rod_lm_alloc(n, m);
   if (!w)
     return rod_error_set(err, ROD_ENOMEM, c->user_sc->source, NULL,
@@ -389,11 +489,8 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
   res->stop = (rod_calib_stop)st.stop;
   res->iterations += st.iterations;
   values_at(c, x, -1, 0.0, res->value);
-  const double *r = rod_lm_residual(w);
-  double ssr = 0;
-  for (int i = 0; i < m; i++)
-    ssr += r[i] * r[i];
-  res->rms_residual = sqrt(ssr / m) * c->prob.rms_scale;
+  res->rms_residual = rms_metres(c, rod_lm_residual(w));
+  set_results(c, rod_lm_residual(w), res);
   standard_errors(c, w, x, res);
   rod_lm_free(w);
   return ROD_OK;
@@ -403,22 +500,23 @@ static int solve(fit_context *c, rod_calib_result *res, rod_error *err) {
  * trajectory's, and it has none of the trajectory's local minima where a
  * start off in frequency leaves the simulation whole periods out of phase
  * at the data's end. False if the data do not allow it or it fails. */
-static int fit(const rod_scenario *sc, const rod_tip_data *data,
-               const rod_shape_data *shape, const char *data_name,
-               const rod_calib_options *o, rod_scenario *fitted,
-               rod_calib_result *res, rod_error *err);
+static int fit(const rod_calib_experiment *ex, int sets,
+               const rod_shape_data *shape, const rod_calib_options *o,
+               rod_scenario *fitted, rod_calib_result *res, rod_error *err);
 
-static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
-                            const char *name, const rod_calib_options *o,
-                            double *values, rod_calib_result *res,
-                            bool *stopped) {
+static bool features_prefit(const rod_calib_experiment *ex, int sets,
+                            const rod_calib_options *o, double *values,
+                            rod_calib_result *res, bool *stopped) {
   rod_calib_options fo = *o;
   fo.objective = ROD_CALIB_FEATURES;
   fo.prefit = false;
   rod_calib_result fr;
-  rod_scenario unused;
+  rod_scenario *unused = malloc((size_t)sets * sizeof *unused);
   rod_error ignored;
-  int st = fit(sc, data, NULL, name, &fo, &unused, &fr, &ignored);
+  if (!unused)
+    return false;
+  int st = fit(ex, sets, NULL, &fo, unused, &fr, &ignored);
+  free(unused);
   res->prefit_simulations = fr.simulations;
   res->iterations = fr.iterations;
   memcpy(values, fr.value, sizeof fr.value);
@@ -431,7 +529,7 @@ static bool features_prefit(const rod_scenario *sc, const rod_tip_data *data,
  * become the cached base point. */
 static int choose_start(fit_context *c, const double *prefit,
                         rod_calib_result *res) {
-  const int m = c->prob.m;
+  const int m = c->m;
   double x[ROD_CALIB_MAX_KEYS], ones[ROD_CALIB_MAX_KEYS], ssr[2] = {0, 0};
   for (int j = 0; j < c->n; j++) {
     ones[j] = 1.0;
@@ -444,10 +542,9 @@ static int choose_start(fit_context *c, const double *prefit,
   queue_run(c, 1, x, -1, 0.0);
   run_queued(c);
   for (int k = 0; k < 2; k++) {
-    if (run_residuals(c, &c->runs[k], r[k]) != 0)
-      ssr[k] = INFINITY;
-    for (int i = 0; i < m && isfinite(ssr[k]); i++)
-      ssr[k] += r[k][i] * r[k][i];
+    calib_run *bad;
+    ssr[k] =
+        run_residuals(c, k, r[k], &bad) != 0 ? INFINITY : sum_squares(r[k], m);
   }
   res->from_prefit = ssr[1] < ssr[0];
   if (res->from_prefit) {
@@ -464,31 +561,30 @@ static int choose_start(fit_context *c, const double *prefit,
   return ROD_OK;
 }
 
-/* The fit on the valid samples `data` (and the shape, for its objective). */
-static int fit(const rod_scenario *sc, const rod_tip_data *data,
-               const rod_shape_data *shape, const char *data_name,
-               const rod_calib_options *o, rod_scenario *fitted,
-               rod_calib_result *res, rod_error *err) {
+/* The fit on the valid samples of each set (and the shape, for its
+ * objective): fitted[e] is set e's scenario with the fitted values. */
+static int fit(const rod_calib_experiment *ex, int sets,
+               const rod_shape_data *shape, const rod_calib_options *o,
+               rod_scenario *fitted, rod_calib_result *res, rod_error *err) {
   const double t0 = now();
   memset(res, 0, sizeof *res);
   double prefit[ROD_CALIB_MAX_KEYS];
   bool prefit_stopped = false;
-  bool have_prefit =
-      o->objective != ROD_CALIB_FEATURES && o->prefit &&
-      features_prefit(sc, data, data_name, o, prefit, res, &prefit_stopped);
+  bool have_prefit = o->objective != ROD_CALIB_FEATURES && o->prefit &&
+                     features_prefit(ex, sets, o, prefit, res, &prefit_stopped);
   fit_context *c = calloc(1, sizeof *c);
   if (!c)
-    return rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
+    return rod_error_set(err, ROD_ENOMEM, ex[0].name, NULL, "out of memory");
   c->o = o;
-  c->user_sc = sc;
-  int st = setup(c, data, shape, data_name, err);
+  c->user_sc = ex[0].sc;
+  int st = setup(c, ex, sets, shape, err);
   if (st == ROD_OK) {
     res->nkeys = c->n;
-    res->residuals = c->prob.m;
+    res->residuals = c->m;
     res->threads = c->threads;
     memcpy(res->initial, c->start, sizeof res->initial);
     if (have_prefit && choose_start(c, prefit, res) != ROD_OK)
-      st = rod_error_set(err, ROD_ENOMEM, data_name, NULL, "out of memory");
+      st = rod_error_set(err, ROD_ENOMEM, ex[0].name, NULL, "out of memory");
   }
   if (st == ROD_OK && prefit_stopped) {
     /* stopped in the pre-fit: its best point, its residual on this
@@ -496,13 +592,13 @@ static int fit(const rod_scenario *sc, const rod_tip_data *data,
     for (int j = 0; j < c->n; j++)
       c->x_best[j] = 1.0 + log(prefit[j] / c->start[j]);
     c->have_best = true;
-    c->ss_best = NAN;
+    c->ss_best = c->rms_best = NAN;
     interrupted_result(c, NULL, res);
   } else if (st == ROD_OK)
     st = solve(c, res, err);
-  if (st == ROD_OK) {
-    *fitted = *sc;
-    st = calib_apply(fitted, c->n, o->keys, res->value, err);
+  for (int e = 0; e < sets && st == ROD_OK; e++) {
+    fitted[e] = *ex[e].sc;
+    st = calib_apply(&fitted[e], c->n, o->keys, res->value, err);
   }
   res->simulations = c->simulations + res->prefit_simulations;
   release(c);
@@ -527,19 +623,42 @@ static int valid_samples(const rod_tip_data *d, const char *name,
   return ROD_OK;
 }
 
+int rod_calib_fit_joint(const rod_calib_experiment *ex, int count,
+                        const rod_calib_options *o, rod_scenario *fitted,
+                        rod_calib_result *res, rod_error *err) {
+  memset(res, 0, sizeof *res);
+  if (count < 1 || count > ROD_CALIB_MAX_SETS)
+    return rod_error_set(err, ROD_EINVAL, count > 0 ? ex[0].name : "calibrate",
+                         NULL, "%d data sets: a fit takes 1 to %d", count,
+                         ROD_CALIB_MAX_SETS);
+  if (o->objective == ROD_CALIB_SHAPE && count > 1)
+    return rod_error_set(err, ROD_EINVAL, ex[0].name, NULL,
+                         "the shape objective takes one shape file "
+                         "(rod_calib_fit_shape)");
+  rod_calib_experiment valid[ROD_CALIB_MAX_SETS];
+  int skipped[ROD_CALIB_MAX_SETS] = {0}, st = ROD_OK, made = 0;
+  for (; made < count && st == ROD_OK; made++) {
+    rod_tip_data *v = NULL;
+    valid[made] = ex[made];
+    st = valid_samples(ex[made].data, ex[made].name, &v, &skipped[made], err);
+    valid[made].data = v;
+  }
+  if (st == ROD_OK)
+    st = fit(valid, count, NULL, o, fitted, res, err);
+  for (int e = 0; e < made; e++) {
+    res->skipped += skipped[e];
+    if (e < res->sets)
+      res->set[e].skipped = skipped[e];
+    rod_tip_data_free((rod_tip_data *)valid[e].data);
+  }
+  return st;
+}
+
 int rod_calib_fit(const rod_scenario *sc, const rod_tip_data *data,
                   const char *data_name, const rod_calib_options *o,
                   rod_scenario *fitted, rod_calib_result *res, rod_error *err) {
-  memset(res, 0, sizeof *res);
-  int skipped = 0;
-  rod_tip_data *valid;
-  int st = valid_samples(data, data_name, &valid, &skipped, err);
-  if (st != ROD_OK)
-    return st;
-  st = fit(sc, valid, NULL, data_name, o, fitted, res, err);
-  res->skipped = skipped;
-  rod_tip_data_free(valid);
-  return st;
+  const rod_calib_experiment ex = {sc, data, data_name};
+  return rod_calib_fit_joint(&ex, 1, o, fitted, res, err);
 }
 
 int rod_calib_fit_shape(const rod_scenario *sc, const rod_shape_data *data,
@@ -555,9 +674,11 @@ int rod_calib_fit_shape(const rod_scenario *sc, const rod_shape_data *data,
   rod_tip_data_free(tip);
   if (st != ROD_OK)
     return st;
-  st = fit(sc, valid, o->objective == ROD_CALIB_SHAPE ? data : NULL, data_name,
-           o, fitted, res, err);
+  const rod_calib_experiment ex = {sc, valid, data_name};
+  st = fit(&ex, 1, o->objective == ROD_CALIB_SHAPE ? data : NULL, o, fitted,
+           res, err);
   res->skipped = skipped;
+  res->set[0].skipped = skipped;
   rod_tip_data_free(valid);
   return st;
 }

@@ -17,13 +17,18 @@ typedef struct {
   char message[400]; /* why it failed */
 } calib_run;
 
-/* Run every pending run (at most `threads` at a time, the caller's thread
- * among them); each run's status and message tell how it went. stop (may
- * be NULL) is asked at every step: once it says so, the runs in progress
- * end with ROD_EINTR and the others are not started (ROD_EINTR too).
- * Returns the number of runs started. */
+/* Run every pending run on the sweep's pool (sweep/pool.h: at most
+ * `threads` at a time, the caller's thread among them, or every rank of an
+ * MPI job); each run's status and message tell how it went. stop (may be
+ * NULL) is asked at every step: once it says so, the runs in progress end
+ * with ROD_EINTR and the others are not started (ROD_EINTR too). Returns
+ * the number of runs started. */
 int calib_run_all(calib_run *runs, int count, int threads,
                   rod_calib_stop_fn stop, void *stop_user);
+
+/* The simulations that run at once for `threads` threads: the ranks of an
+ * MPI job when there are more than one, else threads. */
+int calib_workers(int threads);
 
 typedef struct calib_problem calib_problem;
 
@@ -47,7 +52,8 @@ extern const calib_objective calib_features;
 extern const calib_objective calib_shape;
 
 struct calib_problem {
-  rod_scenario sc; /* the fit's: output.every = 1; duration set by init */
+  const char *name; /* the data's, for messages */
+  rod_scenario sc;  /* the fit's: output.every = 1; duration set by init */
   const rod_tip_data *data;    /* the tip, valid samples only */
   const rod_shape_data *shape; /* the shape objective's data, or NULL */
   const calib_objective *objective;

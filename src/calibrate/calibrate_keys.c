@@ -126,11 +126,35 @@ void calib_describe(int nkeys, const char (*keys)[32], const double *values,
                              j ? ", " : "", keys[j], values[j]);
 }
 
+/* A joint fit's lines: each set's noise, weight and rms residual. */
+static size_t sets_lines(const rod_calib_result *res, char *buf, size_t size) {
+  if (res->sets < 2) {
+    buf[0] = '\0';
+    return 0;
+  }
+  const char *names[3] = {"noise", "weight", "set_rms_residual"};
+  const char *notes[3] = {" ; m, each data set's, from its data",
+                          " ; 1/m, of its residuals", " ; m, each set's"};
+  size_t n = 0;
+  for (int k = 0; k < 3 && n < size; k++) {
+    n += (size_t)snprintf(buf + n, size - n, "%s =", names[k]);
+    for (int e = 0; e < res->sets && n < size; e++) {
+      const rod_calib_set *s = &res->set[e];
+      const double v = k == 0 ? s->noise : k == 1 ? s->weight : s->rms_residual;
+      n += (size_t)snprintf(buf + n, size - n, " %.3g", v);
+    }
+    if (n < size)
+      n += (size_t)snprintf(buf + n, size - n, "%s\n", notes[k]);
+  }
+  return n;
+}
+
 size_t rod_calib_fit_section(const rod_calib_options *o,
                              const rod_calib_result *res, char *buf,
                              size_t size) {
   char keys[ROD_CALIB_MAX_KEYS * 33] = "", errors[ROD_CALIB_MAX_KEYS * 16] = "";
   char starts[ROD_CALIB_MAX_KEYS * 20] = "";
+  char sets[3 * (40 + ROD_CALIB_MAX_SETS * 12)];
   size_t nk = 0, ne = 0, ns = 0;
   for (int j = 0; j < o->nkeys; j++) {
     nk += (size_t)snprintf(keys + nk, sizeof keys - nk, "%s%s", j ? "," : "",
@@ -140,23 +164,26 @@ size_t rod_calib_fit_section(const rod_calib_options *o,
     ns += (size_t)snprintf(starts + ns, sizeof starts - ns, "%s%.10g",
                            j ? " " : "", res->initial[j]);
   }
+  sets_lines(res, sets, sizeof sets);
   return (size_t)snprintf(buf, size,
                           "[fit]\n"
-                          "; rodsim calibrate, %s objective, %d residuals%s\n"
+                          "; rodsim calibrate, %s objective, %d residuals%s%s\n"
                           "keys = %s\n"
                           "std_error = %s\n"
                           "start = %s\n"
                           "rms_residual = %.3g\n"
                           "iterations = %d\n"
-                          "simulations = %d\n",
+                          "simulations = %d\n"
+                          "%s",
                           o->objective == ROD_CALIB_FEATURES ? "features"
                           : o->objective == ROD_CALIB_SHAPE  ? "shape"
                                                              : "trajectory",
                           res->residuals,
+                          res->sets > 1 ? " of several data sets" : "",
                           res->converged ? ""
                           : res->stop == ROD_CALIB_STOP_INTERRUPTED
                               ? " (interrupted, not converged)"
                               : " (not converged)",
                           keys, errors, starts, res->rms_residual,
-                          res->iterations, res->simulations);
+                          res->iterations, res->simulations, sets);
 }

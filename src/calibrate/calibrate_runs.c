@@ -1,105 +1,93 @@
-/* Simulations of a calibration step run side by side: the base point and
- * the forward-difference points of the Jacobian are independent runs
- * (rod_sim_run keeps no shared mutable state), so a pool of threads takes
- * them one by one from a shared counter. */
-#include <pthread.h>
+/* Simulations of a calibration step run side by side: the base points and
+ * the forward-difference points of the Jacobian (one per parameter and
+ * data set) are independent runs, handed to the sweep's pool
+ * (sweep/pool.h) as jobs of kind POOL_SAMPLES: on this process's threads,
+ * or under MPI on every rank, each run's samples coming back into its
+ * record. A run's samples do not depend on where it ran, so neither does
+ * the fit. */
 #include <stdio.h>
 
 #include "calibrate_internal.h"
+#include "rod/parallel.h"
+#include "sweep/pool.h"
 
 typedef struct {
-  calib_run **runs; /* the pending ones */
+  calib_run *runs;
   int count;
-  int next;    /* the next run to take, under lock */
-  int started; /* runs started, under lock */
-  pthread_mutex_t lock;
+  int next;    /* the next run to look at, under the pool's lock */
+  int started; /* runs handed out */
   rod_calib_stop_fn stop;
   void *stop_user;
-} run_pool;
+} run_queue;
 
-/* The sink of a run: the record, and the fit's stop asked every step. */
-typedef struct {
-  rod_sim_sink record;
-  const run_pool *pool;
-} run_sink;
-
-static int rs_sample(void *user, double t, const rod_sample *s,
-                     const rod_step_stats *st, double wall) {
-  run_sink *rs = user;
-  return rs->record.sample(rs->record.user, t, s, st, wall);
-}
-
-static int rs_tick(void *user) {
-  run_sink *rs = user;
-  return rs->pool->stop(rs->pool->stop_user) ? ROD_EINTR : ROD_OK;
-}
-
-static void run_one(calib_run *run, const run_pool *pool) {
+/* Mark a run that will not run now as interrupted. */
+static void not_run(calib_run *run) {
   run->pending = false;
-  run->rec->count = 0; /* reuse the record sized for the fit */
-  run_sink rs = {rod_recorder_sink(run->rec), pool};
-  rod_sim_sink sink = {
-      .sample = rs_sample, .tick = pool->stop ? rs_tick : NULL, .user = &rs};
-  rod_sim_result res;
-  rod_error err = {{0}, {0}, {0}, 0};
-  run->status = rod_sim_run(&run->sc, &sink, false, &res, &err);
-  run->message[0] = '\0';
-  if (run->status == ROD_OK)
-    return;
-  if (res.message[0])
-    snprintf(run->message, sizeof run->message, "%s", res.message);
-  else
-    rod_error_format(&err, run->message, sizeof run->message);
+  run->status = ROD_EINTR;
+  snprintf(run->message, sizeof run->message, "interrupted");
 }
 
-static void *worker(void *arg) {
-  run_pool *pool = arg;
-  for (;;) {
-    pthread_mutex_lock(&pool->lock);
-    int i = pool->next < pool->count ? pool->next++ : -1;
-    const bool stopped = i >= 0 && pool->stop && pool->stop(pool->stop_user);
-    pool->started += i >= 0 && !stopped;
-    pthread_mutex_unlock(&pool->lock);
-    if (i < 0)
-      return NULL;
-    if (stopped) {
-      calib_run *run = pool->runs[i];
-      run->pending = false;
-      run->status = ROD_EINTR;
-      snprintf(run->message, sizeof run->message, "interrupted");
-      continue;
-    }
-    run_one(pool->runs[i], pool);
+static bool next_run(void *user, int *job, pool_job *in) {
+  run_queue *q = user;
+  while (q->next < q->count && !q->runs[q->next].pending)
+    q->next++;
+  if (q->next >= q->count)
+    return false;
+  if (q->stop && q->stop(q->stop_user)) {
+    for (int i = q->next; i < q->count; i++)
+      if (q->runs[i].pending)
+        not_run(&q->runs[i]);
+    q->next = q->count;
+    return false;
   }
+  calib_run *run = &q->runs[q->next];
+  run->pending = false;
+  in->flag = run->rec->keep_rod;
+  in->sc = run->sc;
+  *job = q->next++;
+  q->started++;
+  return true;
+}
+
+static void run_done(void *user, int job, const void *result, size_t size) {
+  run_queue *q = user;
+  calib_run *run = &q->runs[job];
+  run->message[0] = '\0';
+  run->status = pool_samples_unpack(result, size, run->rec, run->message,
+                                    sizeof run->message);
+  if (run->status != ROD_OK && !run->message[0])
+    snprintf(run->message, sizeof run->message, "%s",
+             rod_strerror(run->status));
+}
+
+int calib_workers(int threads) {
+  const int ranks = rod_mpi_size();
+  return ranks > 1 ? ranks : threads;
 }
 
 int calib_run_all(calib_run *runs, int count, int threads,
                   rod_calib_stop_fn stop, void *stop_user) {
-  calib_run *pending[1 + ROD_CALIB_MAX_KEYS]; /* base and one per key */
-  run_pool pool = {.runs = pending,
-                   .count = 0,
-                   .next = 0,
-                   .started = 0,
-                   .stop = stop,
-                   .stop_user = stop_user};
-  for (int i = 0; i < count && pool.count < 1 + ROD_CALIB_MAX_KEYS; i++)
-    if (runs[i].pending)
-      pending[pool.count++] = &runs[i];
-  if (pool.count == 0)
+  run_queue q = {
+      .runs = runs, .count = count, .stop = stop, .stop_user = stop_user};
+  pool_ops ops = {.kind = POOL_SAMPLES,
+                  .next = next_run,
+                  .done = run_done,
+                  .stop_fn = stop,
+                  .stop_user = stop_user,
+                  .user = &q};
+  int pending = 0;
+  for (int i = 0; i < count; i++)
+    if (runs[i].pending) { /* until its result comes back */
+      pending++;
+      runs[i].status = ROD_EIO;
+      snprintf(runs[i].message, sizeof runs[i].message,
+               "no result came back from the pool");
+    }
+  if (pending == 0)
     return 0;
-  pthread_mutex_init(&pool.lock, NULL);
-  if (threads > pool.count)
-    threads = pool.count;
-  pthread_t helper[64];
-  int started = 0;
-  while (started < threads - 1 && started < 64 &&
-         pthread_create(&helper[started], NULL, worker, &pool) == 0)
-    started++;
-  /* the calling thread works too, so the runs finish even if no helper
-   * thread could be started */
-  worker(&pool);
-  for (int k = 0; k < started; k++)
-    pthread_join(helper[k], NULL);
-  pthread_mutex_destroy(&pool.lock);
-  return pool.started;
+  pool_run(&ops, threads > pending ? pending : threads);
+  for (int i = 0; i < count; i++) /* not handed out: the pool stopped */
+    if (runs[i].pending)
+      runs[i].pending = false;
+  return q.started;
 }

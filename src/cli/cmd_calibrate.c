@@ -1,6 +1,6 @@
-/* rodsim calibrate: fit [rod] keys to a measured tip trajectory or shape
- * and write the fitted scenario with its [fit] section (docs/commands.md,
- * docs/files.md). */
+/* rodsim calibrate: fit [rod] keys to a measured tip trajectory or shape,
+ * or to several experiments' trajectories at once, and write the fitted
+ * scenario with its [fit] section (docs/commands.md, docs/files.md). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -12,13 +12,20 @@
 #include "io/outfile.h"
 #include "progress.h"
 #include "rod/calibrate.h"
+#include "rod/parallel.h"
 
 static const char *help =
-    "usage: rodsim calibrate SCENARIO.ini --data TIP.csv|SHAPE.h5 [--fit "
-    "KEYS]\n"
-    "                        [--objective trajectory|features|shape]\n"
-    "                        [--set SECTION.KEY=VALUE]... [--threads N]\n"
-    "                        [-o FITTED.ini] [--quiet]\n\n"
+    "usage: rodsim calibrate SCENARIO.ini --data TIP.csv|SHAPE.h5 [--data "
+    "TIP.csv]...\n"
+    "                        [--set SECTION.KEY=VALUE]... [OPTIONS]\n"
+    "       rodsim calibrate [--set SECTION.KEY=VALUE]...\n"
+    "                        --experiment A.ini --data A.csv [--set "
+    "SECTION.KEY=VALUE]...\n"
+    "                        --experiment B.ini --data B.csv [--set "
+    "SECTION.KEY=VALUE]...\n"
+    "                        [OPTIONS]\n"
+    "options: [--fit KEYS] [--objective trajectory|features|shape]\n"
+    "         [--threads N] [-o FITTED.ini] [--quiet]\n\n"
     "Fits the [rod] keys in KEYS (comma separated; default\n"
     "bending_stiffness,density,drag) to the tip trajectory in TIP.csv (t and\n"
     "any of x, y, z; t = 0 is the release, earlier rows are the static\n"
@@ -26,7 +33,15 @@ static const char *help =
     "Levenberg-Marquardt over log-parameters, starting from the scenario's\n"
     "values (a drag of 0 starts from that of a cylinder in air). Samples the\n"
     "tracker flagged (valid = 0) are left out. The Jacobian's simulations\n"
-    "run in parallel on N threads (default: the online cores).\n\n"
+    "run in parallel on N threads (default: the online cores), or on every\n"
+    "rank under mpirun or srun.\n\n"
+    "Several data sets (joint fit): each --data on the one SCENARIO.ini, or\n"
+    "each in an --experiment group with its own scenario and --sets (those\n"
+    "before the first --experiment apply to every group, a group's own\n"
+    "after them). The keys are shared and fitted to every set at once, each\n"
+    "set's residuals divided by its noise, estimated from its data (their\n"
+    "fourth differences); the start is the first set's scenario's. A joint\n"
+    "fit takes tip CSVs.\n\n"
     "Objectives:\n"
     "  trajectory  simulated minus measured tip at every sample (default\n"
     "              for a tip CSV)\n"
@@ -34,8 +49,9 @@ static const char *help =
     "              after release (Till & Rucker 2017, section III.A)\n"
     "  shape       simulated minus measured centreline at every point of\n"
     "              every frame (default for a shape file)\n\n"
-    "Writes the scenario with the fitted values and a [fit] section (keys,\n"
-    "std_error, start, rms_residual, iterations, simulations) to FITTED.ini\n"
+    "Writes the (first set's) scenario with the fitted values and a [fit]\n"
+    "section (keys, std_error, start, rms_residual, iterations, simulations;\n"
+    "of a joint fit each set's data, noise and rms residual) to FITTED.ini\n"
     "(default: standard output); a summary goes to standard error.\n"
     "SIGINT (Ctrl-C) or SIGTERM stops the fit within a time step and writes\n"
     "the best point simulated so far, marked not converged; a second one\n"
@@ -44,23 +60,80 @@ static const char *help =
     "converge (the best point is written); 2 bad input; 130 interrupted\n"
     "(the best point so far is written).\n";
 
+enum { MAX_GROUP_SETS = 64 };
+
+/* One data set: its file, and in an --experiment group its scenario and
+ * its own --sets. */
+typedef struct {
+  const char *data, *scenario;
+  const char *sets[MAX_GROUP_SETS];
+  int nsets;
+} data_set;
+
 typedef struct {
   cli_common c;
-  const char *data, *fit, *objective, *threads;
+  const char *fit, *objective, *threads;
+  data_set set[ROD_CALIB_MAX_SETS];
+  int nsets;
+  bool groups; /* --experiment given */
 } calibrate_args;
+
+/* --experiment, --data and a group's --set; 1 consumed, 0 not ours, -1
+ * bad (printed). */
+static int set_arg(calibrate_args *a, int argc, char **argv, int *i) {
+  const char *v = NULL;
+  int r = cli_option(argc, argv, i, "--experiment", &v);
+  if (r == 1) {
+    if (a->nsets == ROD_CALIB_MAX_SETS) {
+      cli_fail("--experiment: at most %d data sets", ROD_CALIB_MAX_SETS);
+      return -1;
+    }
+    a->groups = true;
+    a->set[a->nsets++].scenario = v;
+    return 1;
+  }
+  if (r < 0 || (r = cli_option(argc, argv, i, "--data", &v)) < 0)
+    return -1;
+  if (r == 1) {
+    if (a->groups && a->set[a->nsets - 1].data) {
+      cli_fail("--experiment %s: a second --data (%s): give each data set "
+               "an --experiment of its own",
+               a->set[a->nsets - 1].scenario, v);
+      return -1;
+    }
+    if (!a->groups && a->nsets == ROD_CALIB_MAX_SETS) {
+      cli_fail("--data: at most %d data sets", ROD_CALIB_MAX_SETS);
+      return -1;
+    }
+    a->set[a->groups ? a->nsets - 1 : a->nsets++].data = v;
+    return 1;
+  }
+  if (a->groups &&
+      (strcmp(argv[*i], "--set") == 0 || strncmp(argv[*i], "--set=", 6) == 0)) {
+    data_set *g = &a->set[a->nsets - 1];
+    if (cli_option(argc, argv, i, "--set", &v) < 0)
+      return -1;
+    if (g->nsets == MAX_GROUP_SETS) {
+      cli_fail("--set: too many overrides in --experiment %s", g->scenario);
+      return -1;
+    }
+    g->sets[g->nsets++] = v;
+    return 1;
+  }
+  return 0;
+}
 
 /* Parse argv; CLI_OK, CLI_BAD_INPUT (printed), or -1 after --help. */
 static int parse(calibrate_args *a, int argc, char **argv) {
-  static const char *const names[] = {"--data", "--fit", "--objective",
-                                      "--threads"};
-  const char **slots[] = {&a->data, &a->fit, &a->objective, &a->threads};
+  static const char *const names[] = {"--fit", "--objective", "--threads"};
+  const char **slots[] = {&a->fit, &a->objective, &a->threads};
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
       fputs(help, stdout);
       return -1;
     }
-    int r = 0;
-    for (int k = 0; k < 4 && r == 0; k++)
+    int r = set_arg(a, argc, argv, &i);
+    for (int k = 0; k < 3 && r == 0; k++)
       r = cli_option(argc, argv, &i, names[k], slots[k]);
     if (r == 0)
       r = cli_common_arg(&a->c, argc, argv, &i);
@@ -72,7 +145,18 @@ static int parse(calibrate_args *a, int argc, char **argv) {
       return CLI_BAD_INPUT;
     }
   }
-  if (!a->data) {
+  if (a->groups && a->c.scenario) {
+    cli_fail("calibrate: %s: either SCENARIO.ini with --data, or "
+             "--experiment groups, not both",
+             a->c.scenario);
+    return CLI_BAD_INPUT;
+  }
+  for (int e = 0; e < a->nsets; e++)
+    if (!a->set[e].data) {
+      cli_fail("--experiment %s: missing --data TIP.csv", a->set[e].scenario);
+      return CLI_BAD_INPUT;
+    }
+  if (a->nsets == 0) {
     cli_fail("calibrate: missing --data TIP.csv or SHAPE.h5 (see rodsim "
              "calibrate --help)");
     return CLI_BAD_INPUT;
@@ -94,7 +178,7 @@ static int options(const calibrate_args *a, const rod_scenario *sc, bool shape,
     if (!shape) {
       cli_fail("--objective: shape needs a shape file (rodsim track --shape) "
                "as --data, not %s",
-               a->data);
+               a->set[0].data);
       return CLI_BAD_INPUT;
     }
   } else if (a->objective) {
@@ -139,7 +223,8 @@ typedef struct {
 } measured;
 
 static void summary(const rod_calib_options *o, const rod_calib_result *r,
-                    const measured *d, const char *data_name) {
+                    const measured *d, const char *const *names) {
+  const char *data_name = names[0];
   const char *coords[3] = {"x", "y", "z"};
   const char *objective = o->objective == ROD_CALIB_FEATURES ? "features"
                           : o->objective == ROD_CALIB_SHAPE  ? "shape"
@@ -154,6 +239,10 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
             "calibrate: %d keys to %d frames of %d points (x,z) of %s, %s "
             "objective\n",
             o->nkeys, d->shape->frames, d->shape->points, data_name, objective);
+  else if (r->sets > 1)
+    fprintf(stderr,
+            "calibrate: %d keys to %d data sets at once, %s objective\n",
+            o->nkeys, r->sets, objective);
   else
     fprintf(stderr,
             "calibrate: %d keys to %d samples (t,%s) of %s, %s "
@@ -165,11 +254,12 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
   for (int j = 0; j < o->nkeys; j++)
     fprintf(stderr, "  %-18s %-12.7g +- %-9.3g %-8s (start %.6g)\n", o->keys[j],
             r->value[j], r->std_error[j], unit_of(o->keys[j]), r->initial[j]);
+  const bool ranks = rod_mpi_size() > 1;
   fprintf(stderr,
           "  rms residual %.3g m; %d iterations, %d simulations on %d "
-          "thread%s, %.1f s\n",
+          "%s%s, %.1f s\n",
           r->rms_residual, r->iterations, r->simulations, r->threads,
-          r->threads == 1 ? "" : "s", r->wall_time);
+          ranks ? "rank" : "thread", r->threads == 1 ? "" : "s", r->wall_time);
   if (r->stop == ROD_CALIB_STOP_INTERRUPTED)
     fputs("  (interrupted: the best point simulated so far, not converged; "
           "its errors unknown)\n",
@@ -180,6 +270,12 @@ static void summary(const rod_calib_options *o, const rod_calib_result *r,
             stderr);
       break;
     }
+  for (int e = 0; r->sets > 1 && e < r->sets; e++)
+    fprintf(stderr,
+            "  set %d: %s: %d residuals, noise %.3g m (weight %.3g), rms "
+            "residual %.3g m\n",
+            e + 1, names[e], r->set[e].residuals, r->set[e].noise,
+            r->set[e].weight, r->set[e].rms_residual);
   if (r->prefit_simulations > 0)
     fprintf(stderr, "  (a features pre-fit took %d of the simulations%s)\n",
             r->prefit_simulations,
@@ -215,10 +311,10 @@ static int stop_asked(void *user) {
 /* The fitted scenario and its [fit] section to path (or stdout). */
 static int write_fitted(const char *path, const rod_out_rules *rules,
                         const rod_scenario *fitted, const rod_calib_options *o,
-                        const rod_calib_result *r) {
+                        const rod_calib_result *r, const char *extra) {
   size_t n = rod_scenario_to_ini(fitted, NULL, 0);
   size_t m = rod_calib_fit_section(o, r, NULL, 0);
-  char *text = malloc(n + m + 2);
+  char *text = malloc(n + m + strlen(extra) + 2);
   if (!text) {
     cli_fail("out of memory");
     return CLI_FAILED;
@@ -226,6 +322,7 @@ static int write_fitted(const char *path, const rod_out_rules *rules,
   rod_scenario_to_ini(fitted, text, n + 1);
   text[n] = '\n';
   rod_calib_fit_section(o, r, text + n + 1, m + 1);
+  strcpy(text + n + 1 + m, extra);
   bool to_stdout = !path || strcmp(path, "-") == 0;
   rod_outfile *out = NULL;
   rod_error err = {{0}, {0}, {0}, 0};
@@ -250,17 +347,75 @@ static int write_fitted(const char *path, const rod_out_rules *rules,
 }
 
 /* -o: a fitted scenario rodsim wrote (its [fit] section's first line), a
- * new file, or any with --force; never the scenario, its data files or
- * the data fitted. */
+ * new file, or any with --force; never a scenario, its data files or the
+ * data fitted. */
 static rod_out_rules fitted_rules(const calibrate_args *a,
-                                  const rod_scenario *sc) {
+                                  const rod_scenario *sc, int count) {
   rod_out_rules r = {.kind = ROD_OUT_TEXT,
                      .mark = "; rodsim calibrate",
                      .key = "-o",
                      .force = a->c.force};
-  rod_out_add_scenario_inputs(&r, sc);
-  rod_out_add_input(&r, a->data);
+  for (int e = 0; e < count; e++) {
+    rod_out_add_scenario_inputs(&r, &sc[e]);
+    rod_out_add_input(&r, a->set[e].data);
+  }
   return r;
+}
+
+/* Set e's scenario: its own (a group's) or the command's, with the
+ * command's --sets and then the group's. */
+static int load_set(const calibrate_args *a, int e, rod_scenario *sc) {
+  cli_common c = a->c;
+  c.output = NULL; /* -o names the fitted scenario, not output.file */
+  const data_set *g = &a->set[e];
+  if (a->groups)
+    c.scenario = g->scenario;
+  for (int k = 0; k < g->nsets; k++) {
+    if (c.nsets >= CLI_MAX_SETS) {
+      cli_fail("--set: too many overrides");
+      return CLI_BAD_INPUT;
+    }
+    c.sets[c.nsets++] = g->sets[k];
+  }
+  return cli_load(&c, sc);
+}
+
+/* The lines of a joint fit's [fit] section that name its sets. */
+static void sets_text(const calibrate_args *a, const rod_scenario *sc,
+                      int count, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int e = 0; count > 1 && e < count && n < size; e++)
+    n += (size_t)snprintf(buf + n, size - n, "data_%d = %s ; %s\n", e + 1,
+                          a->set[e].data, sc[e].source);
+}
+
+/* Read the data sets: one shape file alone, or tip CSVs. */
+static int read_data(const calibrate_args *a, bool shape, measured *d,
+                     rod_tip_data **tips) {
+  rod_error err = {{0}, {0}, {0}, 0};
+  for (int e = 0; e < a->nsets; e++) {
+    if (e > 0 && rod_shape_is_hdf5(a->set[e].data)) {
+      cli_fail("%s: a shape file is fitted alone: a joint fit takes tip "
+               "CSVs",
+               a->set[e].data);
+      return CLI_BAD_INPUT;
+    }
+    if (shape && a->nsets > 1) {
+      cli_fail("%s: a shape file is fitted alone: a joint fit takes tip "
+               "CSVs",
+               a->set[0].data);
+      return CLI_BAD_INPUT;
+    }
+    int st = shape ? rod_shape_read(a->set[e].data, &d->shape, &err)
+                   : rod_tip_read(a->set[e].data, &tips[e], &err);
+    if (st != ROD_OK) {
+      cli_print_error(&err);
+      return CLI_BAD_INPUT;
+    }
+  }
+  d->tip = tips[0];
+  return CLI_OK;
 }
 
 int cmd_calibrate(int argc, char **argv) {
@@ -269,59 +424,84 @@ int cmd_calibrate(int argc, char **argv) {
   if (rc != CLI_OK)
     return rc < 0 ? CLI_OK : rc;
   const char *fitted_path = a.c.output;
-  a.c.output = NULL; /* -o names the fitted scenario, not output.file */
-  rod_scenario sc, fitted;
+  const int count = a.nsets;
+  rod_scenario *sc = malloc(2 * (size_t)count * sizeof *sc);
+  if (!sc) {
+    cli_fail("out of memory");
+    return CLI_FAILED;
+  }
+  rod_scenario *fitted = sc + count;
   rod_calib_options o;
-  const bool shape = rod_shape_is_hdf5(a.data);
-  if ((rc = cli_load(&a.c, &sc)) != CLI_OK ||
-      (rc = options(&a, &sc, shape, &o)) != CLI_OK)
+  const bool shape = rod_shape_is_hdf5(a.set[0].data);
+  for (int e = 0; e < count && rc == CLI_OK; e++)
+    rc = load_set(&a, e, &sc[e]);
+  if (rc == CLI_OK)
+    rc = options(&a, &sc[0], shape, &o);
+  if (rc != CLI_OK) {
+    free(sc);
     return rc;
-  rod_out_rules rules = fitted_rules(&a, &sc);
+  }
+  rod_out_rules rules = fitted_rules(&a, sc, count);
   rod_error err = {{0}, {0}, {0}, 0};
   if (fitted_path && strcmp(fitted_path, "-") != 0 &&
       rod_outfile_check(fitted_path, &rules, &err) != ROD_OK) {
     cli_print_error(&err); /* before the fit's minutes */
+    free(sc);
     return CLI_BAD_INPUT;
   }
+  measured data = {NULL, NULL};
+  rod_tip_data *tips[ROD_CALIB_MAX_SETS] = {NULL};
+  if ((rc = read_data(&a, shape, &data, tips)) != CLI_OK) {
+    for (int e = 0; e < count; e++)
+      rod_tip_data_free(tips[e]);
+    rod_shape_free(data.shape);
+    free(sc);
+    return rc;
+  }
   cli_progress pr;
-  cli_progress_init(&pr, sc.source, a.c.quiet);
+  cli_progress_init(&pr, sc[0].source, a.c.quiet);
   o.progress = progress;
   o.progress_user = &pr;
   o.stop = stop_asked;
-  measured data = {NULL, NULL};
-  int st = shape ? rod_shape_read(a.data, &data.shape, &err)
-                 : rod_tip_read(a.data, &data.tip, &err);
-  if (st != ROD_OK) {
-    cli_print_error(&err);
-    return CLI_BAD_INPUT;
-  }
   rod_calib_result r;
+  rod_calib_experiment ex[ROD_CALIB_MAX_SETS];
+  const char *names[ROD_CALIB_MAX_SETS];
+  for (int e = 0; e < count; e++) {
+    ex[e] = (rod_calib_experiment){&sc[e], tips[e], a.set[e].data};
+    names[e] = a.set[e].data;
+  }
   cli_catch_signals(on_signal);
-  st = shape
-           ? rod_calib_fit_shape(&sc, data.shape, a.data, &o, &fitted, &r, &err)
-           : rod_calib_fit(&sc, data.tip, a.data, &o, &fitted, &r, &err);
+  int st = shape ? rod_calib_fit_shape(&sc[0], data.shape, a.set[0].data, &o,
+                                       fitted, &r, &err)
+                 : rod_calib_fit_joint(ex, count, &o, fitted, &r, &err);
   cli_progress_end(&pr);
   if (st == ROD_OK && !a.c.quiet)
-    summary(&o, &r, &data, a.data);
-  rod_tip_data_free(data.tip);
+    summary(&o, &r, &data, names);
+  for (int e = 0; e < count; e++)
+    rod_tip_data_free(tips[e]);
   rod_shape_free(data.shape);
   if (st != ROD_OK) {
     cli_print_error(&err);
+    free(sc);
     return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
   }
-  rc = write_fitted(fitted_path, &rules, &fitted, &o, &r);
+  char extra[ROD_CALIB_MAX_SETS * 1100];
+  sets_text(&a, sc, count, extra, sizeof extra);
+  rc = write_fitted(fitted_path, &rules, &fitted[0], &o, &r, extra);
   if (r.stop == ROD_CALIB_STOP_INTERRUPTED) {
     cli_fail("%s: interrupted (%s) after %d simulations; the best point so "
              "far is written, not converged",
-             sc.source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT",
+             sc[0].source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT",
              r.simulations);
+    free(sc);
     return rc == CLI_OK ? 130 : rc;
   }
   if (rc == CLI_OK && !r.converged) {
     cli_fail("%s: the fit did not converge in %d iterations (the best point "
              "is written)",
-             sc.source, r.iterations);
+             sc[0].source, r.iterations);
     rc = CLI_FAILED;
   }
+  free(sc);
   return rc;
 }

@@ -36,6 +36,11 @@ typedef struct {
   /* The coordinator, under the pool's lock: job's result (size bytes). */
   void (*done)(void *user, int job, const void *result, size_t size);
   const volatile int *stop;
+  /* Asked at every time step of a POOL_SAMPLES job run on this process's
+   * threads, besides *stop (may be NULL; the calibration's stop, which
+   * must be safe to call from any thread). */
+  int (*stop_fn)(void *stop_user);
+  void *stop_user;
   void *user;
 } pool_ops;
 
@@ -45,9 +50,11 @@ typedef struct {
 int pool_run(const pool_ops *ops, int threads);
 
 /* Run one job of kind: its result in a new buffer (*out, free() it;
- * NULL when out of memory), returns its bytes. */
+ * NULL when out of memory), returns its bytes. *stop (may be NULL) or
+ * stop_fn (may be NULL) non-zero stops the run after its step. */
 size_t pool_job_run(int kind, const pool_job *in, void **out,
-                    const volatile int *stop);
+                    const volatile int *stop, int (*stop_fn)(void *),
+                    void *stop_user);
 
 /* POOL_SAMPLES: a result into rec (sized by rod_recorder_alloc for the
  * run's scenario): the run's status, and its message (message_size

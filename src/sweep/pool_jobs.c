@@ -25,11 +25,38 @@ static size_t samples_doubles(int count, int points, bool keep_rod) {
   return n;
 }
 
-static size_t run_samples(const pool_job *in, void **out) {
+/* The sink of a POOL_SAMPLES run: the record, and the stops asked at
+ * every step. */
+typedef struct {
+  rod_sim_sink record;
+  const volatile int *stop;
+  int (*stop_fn)(void *);
+  void *stop_user;
+} samples_sink;
+
+static int ss_sample(void *user, double t, const rod_sample *s,
+                     const rod_step_stats *st, double wall) {
+  samples_sink *ss = user;
+  return ss->record.sample(ss->record.user, t, s, st, wall);
+}
+
+static int ss_tick(void *user) {
+  const samples_sink *ss = user;
+  const bool stop =
+      (ss->stop && *ss->stop) || (ss->stop_fn && ss->stop_fn(ss->stop_user));
+  return stop ? ROD_EINTR : ROD_OK;
+}
+
+static size_t run_samples(const pool_job *in, void **out,
+                          const volatile int *stop, int (*stop_fn)(void *),
+                          void *stop_user) {
   samples_head head = {.status = ROD_ENOMEM, .keep_rod = in->flag};
   rod_recorder *rec = rod_recorder_alloc(&in->sc, in->flag);
   if (rec) {
-    rod_sim_sink sink = rod_recorder_sink(rec);
+    samples_sink ss = {rod_recorder_sink(rec), stop, stop_fn, stop_user};
+    rod_sim_sink sink = {.sample = ss_sample,
+                         .tick = stop || stop_fn ? ss_tick : NULL,
+                         .user = &ss};
     rod_sim_result res;
     rod_error err = {{0}, {0}, {0}, 0};
     head.status = rod_sim_run(&in->sc, &sink, false, &res, &err);
@@ -132,11 +159,12 @@ static size_t run_case(const pool_job *in, void **out,
 }
 
 size_t pool_job_run(int kind, const pool_job *in, void **out,
-                    const volatile int *stop) {
+                    const volatile int *stop, int (*stop_fn)(void *),
+                    void *stop_user) {
   *out = NULL;
   if (kind == POOL_CASE)
     return run_case(in, out, stop);
   if (kind == POOL_SAMPLES)
-    return run_samples(in, out);
+    return run_samples(in, out, stop, stop_fn, stop_user);
   return 0;
 }

@@ -218,7 +218,7 @@ int rod_mpi_serve(const volatile int *stop) {
       break;
     memcpy(in, msg + sizeof h, sizeof *in);
     void *result;
-    size_t size = pool_job_run(h.kind, in, &result, stop);
+    size_t size = pool_job_run(h.kind, in, &result, stop, NULL, NULL);
     char *reply = malloc(sizeof(ask_head) + size);
     ask_head a = {h.job, h.kind};
     if (reply) {

@@ -25,7 +25,8 @@ void *pool_worker(void *arg) {
     if (!have)
       break;
     void *result;
-    size_t size = pool_job_run(o->kind, in, &result, o->stop);
+    size_t size =
+        pool_job_run(o->kind, in, &result, o->stop, o->stop_fn, o->stop_user);
     pthread_mutex_lock(&p->lock);
     o->done(o->user, job, result, result ? size : 0);
     pthread_mutex_unlock(&p->lock);
