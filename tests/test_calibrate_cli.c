@@ -129,6 +129,7 @@ static const char *const cli_files[] = {
     "no_xyz.csv", "shape.h5", "flagged.csv", "light.csv"};
 
 static void cli_teardown(void) {
+  rod_test_rmdir(in_dir("fitted_ensemble"));
   for (size_t i = 0; i < sizeof cli_files / sizeof cli_files[0]; i++)
     remove(in_dir(cli_files[i]));
   rmdir(cli_dir);
@@ -334,6 +335,43 @@ START_TEST(cli_fits_several_data_sets) {
 }
 END_TEST
 
+/* --ensemble: 6 draws from the fit's covariance run as a sweep in
+ * fitted_ensemble (its index and case files), the band written into the
+ * [fit] section; the same command again continues the sweep (no case run
+ * again) and writes the same file. Bad input: exit 2, one line. */
+START_TEST(cli_runs_an_ensemble) {
+  const char *args = "rod.ini --data tip.csv -o fitted.ini --ensemble 6 "
+                     "--seed 3 --threads 2";
+  int st = calibrate(args);
+  const char *err_text = read_text("err.txt");
+  ck_assert_msg(st == 0, "exit %d: %s", st, err_text);
+  ck_assert_msg(strstr(err_text, "ensemble: 6 draws (seed 3) in "
+                                 "fitted_ensemble: 6 complete (6 run now), 0 "
+                                 "left out"),
+                "%s", err_text);
+  static char first[65536];
+  snprintf(first, sizeof first, "%s", read_text("fitted.ini"));
+  const char *fit = strstr(first, "\n[fit]\n");
+  ck_assert_ptr_nonnull(fit);
+  ck_assert_ptr_nonnull(strstr(fit,
+                               "\nensemble_1 = 6 draws, seed 3, 6 complete ; "
+                               "fitted_ensemble\n"));
+  ck_assert_ptr_nonnull(strstr(fit, "\nband_1_columns = t x_mean"));
+  ck_assert_ptr_nonnull(strstr(fit, "\nband_1.00000 = 0 "));
+  FILE *index = fopen(in_dir("fitted_ensemble/index.h5"), "rb");
+  ck_assert_ptr_nonnull(index);
+  fclose(index);
+  st = calibrate(args);
+  ck_assert_msg(st == 0, "again: exit %d: %s", st, read_text("err.txt"));
+  ck_assert_ptr_nonnull(strstr(read_text("err.txt"), "6 complete (0 run now)"));
+  ck_assert_str_eq(read_text("fitted.ini"), first);
+  expect_failure(2, "rod.ini --data tip.csv --ensemble 1", "--ensemble",
+                 "from 2");
+  expect_failure(2, "rod.ini --data tip.csv --seed 3", "--seed",
+                 "only with --ensemble");
+}
+END_TEST
+
 /* A simulation that cannot converge at the start: exit 1, one line with
  * the parameter values and the simulation's reason. */
 START_TEST(cli_simulation_failure_exits_1) {
@@ -405,6 +443,7 @@ static Suite *calibrate_cli_suite(void) {
   tcase_add_test(tc, cli_fits_a_shape_file);
   tcase_add_test(tc, cli_bad_input_exits_2);
   tcase_add_test(tc, cli_fits_several_data_sets);
+  tcase_add_test(tc, cli_runs_an_ensemble);
   tcase_add_test(tc, cli_simulation_failure_exits_1);
   tcase_add_test(tc, cli_interrupt_writes_the_best_point);
   suite_add_tcase(s, tc);

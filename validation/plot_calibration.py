@@ -2,7 +2,7 @@
 """Plot a calibration: the measured tip against the fitted and the start rod.
 
 usage: plot_calibration.py FITTED.ini --data TIP.csv [--h5 RUN.h5]
-                           [--rodsim RODSIM] [-o FITTED.png]
+                           [--set N] [--rodsim RODSIM] [-o FITTED.png]
 
 RODSIM: $RODSIM, else build/rodsim under the working directory or of this
 checkout, else rodsim on PATH.
@@ -15,9 +15,15 @@ section's `start` values), unless --h5 gives a run of the fitted scenario
 data's times by cubic Hermite interpolation with the simulated tip velocity
 (/rod/velocity), so the residuals show the fit, not the interpolation.
 
+Of a joint fit (several data sets), --set N plots data set N (default 1)
+against its own scenario, the [fit] section's data_N line, run with the
+fitted values.
+
 Left: each measured coordinate (points) over the fitted simulation (thin
-line) and the start's (dashed), and the residuals, simulated minus
-measured. Right: the first period enlarged, and the fitted values with
+line) and the start's (dashed), and, when the fit ran an ensemble
+(`rodsim calibrate --ensemble`), the band its draws predict (shaded: the
+5 % to 95 % quantiles of the tip over the draws, the [fit] section's
+band_N lines); and the residuals, simulated minus measured. Right: the first period enlarged, and the fitted values with
 their standard errors, units and the start.
 
 Bad input (a missing or malformed file, a wrong option) is one line and
@@ -40,6 +46,7 @@ import numpy as np  # noqa: E402
 FIT_COLOR = "black"
 START_COLOR = "tab:orange"
 DATA_COLOR = "tab:blue"
+BAND_COLOR = "tab:gray"
 
 
 def tools():
@@ -65,15 +72,38 @@ def read_tip_csv(path):
                                f"{e})") from None
 
 
-def read_fit(path):
-    """The [fit] section of a fitted scenario as a dict, or None."""
-    ini = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
-    ini.read(path)
+def read_band(fit, n):
+    """Data set n's ensemble band of the [fit] section: t (s) and, per
+    coordinate, mean, q05, q95 (m) as arrays; None without one."""
+    rows = sorted(k for k in fit if k.startswith(f"band_{n}."))
+    if not rows:
+        return None
+    values = np.array([[float(v) for v in fit[k].split()] for k in rows])
+    band = {"t": values[:, 0], "draws": fit.get(f"ensemble_{n}", "")}
+    for i, c in enumerate("xyz"):
+        band[c] = values[:, 1 + 3 * i:4 + 3 * i]
+    return band
+
+
+def read_fit(path, n=1):
+    """The [fit] section of a fitted scenario as a dict, or None; n: the
+    data set whose band and scenario to take."""
+    ini = configparser.ConfigParser(inline_comment_prefixes=(";", "#"),
+                                    interpolation=None)
+    ini.optionxform = str
+    with open(path) as f:  # the ; comment of a data_N line is its scenario
+        text = f.read()
+    ini.read_string(text)
     if not ini.has_section("fit"):
         return None
     fit = dict(ini["fit"])
     keys = fit["keys"].split(",")
+    scenario = None
+    for line in text.splitlines():
+        if line.startswith(f"data_{n} ="):
+            scenario = line.split(";", 1)[1].strip() if ";" in line else None
     return {
+        "band": read_band(fit, n), "scenario": scenario,
         "keys": keys,
         "values": [float(ini["rod"][k]) for k in keys],
         "errors": [float(e) for e in fit["std_error"].split()],
@@ -148,6 +178,9 @@ def fit_table(fit, unit_of):
     rows.append(f"rms residual {fit['rms'] * 1e3:.3g} mm")
     rows.append(f"{fit['iterations']} iterations, "
                 f"{fit['simulations']} simulations")
+    if fit.get("band") is not None:
+        draws = fit["band"]["draws"].split(";")[0].strip()
+        rows.append(f"ensemble: {draws}")
     return "\n".join(rows)
 
 
@@ -174,6 +207,8 @@ def main(argv=None):
     ap.add_argument("fitted")
     ap.add_argument("--data", required=True)
     ap.add_argument("--h5", help="a run of the fitted scenario")
+    ap.add_argument("--set", type=int, default=1,
+                    help="the data set of a joint fit to plot")
     ap.add_argument("--rodsim", default=default_rodsim())
     ap.add_argument("-o", "--output")
     a = ap.parse_args(argv)
@@ -185,28 +220,40 @@ def main(argv=None):
     data = read_tip_csv(a.data)
     td = data["t"]
     t_end = max(td[-1], 0.0)
-    fit = read_fit(a.fitted)
+    fit = read_fit(a.fitted, a.set)
     unit_of = units(a.rodsim)
+    # set N > 1 of a joint fit: its own scenario with the fitted values
+    scenario, fitted_sets = a.fitted, []
+    if a.set > 1:
+        if not fit or not fit["scenario"]:
+            raise tools().BadInput(f"{a.fitted}: --set {a.set}: no data_"
+                                   f"{a.set} line in its [fit] section")
+        scenario = fit["scenario"]
+        fitted_sets = [f"rod.{k}={v:.17g}" for k, v in zip(fit["keys"],
+                                                           fit["values"])]
     with tempfile.TemporaryDirectory(prefix="rodsim_calib_") as scratch:
         if a.h5:
             with h5py.File(a.h5, "r") as f:
                 fitted = (f["/time"][...], f["/tip/position"][...],
                           f["/rod/velocity"][:, -1, :])
         else:
-            fitted = simulate(a.rodsim, a.fitted, t_end,
-                              os.path.join(scratch, "fitted.h5"))
+            fitted = simulate(a.rodsim, scenario, t_end,
+                              os.path.join(scratch, "fitted.h5"),
+                              fitted_sets)
         start = None
         if fit and fit["start"] and not a.h5:
             sets = [f"rod.{k}={v:.17g}" for k, v in zip(fit["keys"],
                                                         fit["start"])]
-            start = simulate(a.rodsim, a.fitted, t_end,
+            start = simulate(a.rodsim, scenario, t_end,
                              os.path.join(scratch, "start.h5"), sets)
+    band = fit["band"] if fit else None
     coords = [c for c in "zxy" if c in data]
     n = len(coords)
-    fig = plt.figure(figsize=(13, 3.0 * (n + 1) + 0.6))
-    gs = fig.add_gridspec(n + 1, 2, width_ratios=[3, 1.25], hspace=0.45,
+    rows = n + 1 + (band is not None)
+    fig = plt.figure(figsize=(13, 3.0 * rows + 0.6))
+    gs = fig.add_gridspec(rows, 2, width_ratios=[3, 1.25], hspace=0.45,
                           wspace=0.22)
-    axes = [fig.add_subplot(gs[k, 0]) for k in range(n + 1)]
+    axes = [fig.add_subplot(gs[k, 0]) for k in range(rows)]
     for ax in axes[1:]:
         ax.sharex(axes[0])
     res_ax = axes[n]
@@ -239,6 +286,14 @@ def main(argv=None):
                 target.plot(start[0][ts], start[1][ts, i] * 1e3, "--",
                             lw=0.9, color=START_COLOR,
                             label=f"start (rms {srms * 1e3:.3g} mm)", zorder=2)
+            if band is not None:
+                tb = band["t"] <= (t_zoom if big else t_end)
+                target.fill_between(
+                    band["t"][tb], band[c][tb, 1] * 1e3,
+                    band[c][tb, 2] * 1e3, color=BAND_COLOR, alpha=0.35,
+                    lw=0, zorder=0,
+                    label="ensemble 5-95 % ("
+                          f"{band['draws'].split(',')[0]})")
             tf = fitted[0] <= t_zoom if big else slice(None)
             target.plot(fitted[0][tf], fitted[1][tf, i] * 1e3, "-", lw=0.8,
                         color=FIT_COLOR,
@@ -252,10 +307,30 @@ def main(argv=None):
                     color=res_colors[k], label=f"{c}: rms {rms * 1e3:.3g} mm")
     res_ax.axhline(0, color="0.5", lw=0.6)
     res_ax.set_ylabel("fitted - measured (mm)")
-    res_ax.set_xlabel("time since release (s)")
     res_ax.grid(alpha=0.3)
     res_ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8,
                   ncol=3, frameon=False, borderaxespad=0.2, markerscale=5)
+    if band is not None:
+        # the predicted spread about the ensemble's mean, on its own scale
+        res_ax.tick_params(labelbottom=False)
+        band_ax = axes[n + 1]
+        tb = band["t"] <= t_end
+        for k, c in enumerate(coords):
+            lo = (band[c][tb, 1] - band[c][tb, 0]) * 1e3
+            hi = (band[c][tb, 2] - band[c][tb, 0]) * 1e3
+            band_ax.fill_between(band["t"][tb], lo, hi, color=res_colors[k],
+                                 alpha=0.35, lw=0,
+                                 label=f"{c}: 5-95 %, widest "
+                                       f"{np.max(hi - lo) * 1e3:.3g} um")
+        band_ax.axhline(0, color="0.5", lw=0.6)
+        band_ax.set_ylabel("ensemble - its mean (mm)")
+        band_ax.grid(alpha=0.3)
+        band_ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0),
+                       fontsize=8, ncol=3, frameon=False, borderaxespad=0.2,
+                       title=f"the tip over {band['draws'].split(',')[0]} "
+                             "from the fit's covariance",
+                       title_fontsize=8)
+    axes[-1].set_xlabel("time since release (s)")
     zoom.set_title(f"tip {coords[0]}, first period", fontsize=10)
     zoom.set_xlabel("time since release (s)")
     zoom.set_ylabel(f"tip {coords[0]} (mm)")

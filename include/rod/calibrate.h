@@ -38,6 +38,7 @@
 #include "rod/scenario.h"
 #include "rod/shape.h"
 #include "rod/status.h"
+#include "rod/sweep.h"
 #include "rod/tipcsv.h"
 
 #ifdef __cplusplus
@@ -215,6 +216,55 @@ int rod_calib_fit_shape(const rod_scenario *sc, const rod_shape_data *data,
 size_t rod_calib_fit_section(const rod_calib_options *o,
                              const rod_calib_result *res, char *buf,
                              size_t size);
+
+/* ---- the ensemble: the fitted rod's predicted spread --------------------
+ * (docs/commands.md, rodsim calibrate --ensemble) */
+
+/* n draws of the fitted keys from the fit's uncertainty, ln p ~ N(ln
+ * res->value, res->covariance): p_i = value exp(L z_i), L the Cholesky
+ * factor of the covariance, z_i Gaussian numbers of rod_random stream
+ * seed (draw i, key j: number i nkeys + j), so the same on any machine.
+ * values: n x nkeys, row-major. ROD_EINVAL when the covariance is unknown
+ * or not positive definite. */
+int rod_calib_draws(const rod_calib_result *res, int n, uint64_t seed,
+                    double *values, rod_error *err);
+
+/* The spread of the tip over an ensemble: at each sample time, the mean
+ * and the 5 % and 95 % quantiles (linear between order statistics) of
+ * the tip's x, y and z over the complete cases. */
+typedef struct {
+  int samples;  /* times */
+  int cases;    /* complete cases it is made of */
+  int failed;   /* cases left out: not complete, or other times */
+  double *t;    /* (samples) s */
+  double *mean; /* (samples x 3) m, world frame */
+  double *q05;  /* (samples x 3) m */
+  double *q95;  /* (samples x 3) m */
+} rod_calib_band;
+
+/* Run n draws (rod_calib_draws, stream seed) as the cases of a sweep in
+ * dir (rod/sweep.h): the base scenario fitted (an experiment's, with the
+ * fitted values), the keys rod.KEY of o set to each draw's values; an
+ * ordinary sweep directory (index.h5, case-NNNNN.h5), which continues
+ * where it stopped when opened again with the same fit and draws. Then
+ * *band of its complete cases. so: the sweep's options (threads, stop);
+ * rep its report. ROD_EINVAL (n < 2, the covariance unknown, dir unusable
+ * or holding another sweep), ROD_EINTR after so->stop, ROD_ENOCONV when no
+ * case is complete, ROD_EIO, ROD_ENOMEM. */
+int rod_calib_ensemble(const rod_scenario *fitted, const rod_calib_options *o,
+                       const rod_calib_result *res, int n, uint64_t seed,
+                       const char *dir, const rod_sweep_options *so,
+                       rod_sweep_report *rep, rod_calib_band **band,
+                       rod_error *err);
+
+void rod_calib_band_free(rod_calib_band *b);
+
+/* The [fit] section's lines of band b of data set `set` (1, 2, ...), like
+ * snprintf: band_SET_columns naming the columns (t in s, then the mean,
+ * 5 % and 95 % quantiles of x, y and z in m) and a line band_SET.NNNNN
+ * per sample. */
+size_t rod_calib_band_lines(const rod_calib_band *b, int set, char *buf,
+                            size_t size);
 
 /* Synthetic tip data: run sc and sample its tip at rate Hz from t = 0 to
  * time.duration (interpolated as the trajectory objective interpolates),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "io/outfile.h"
@@ -25,7 +26,8 @@ static const char *help =
     "SECTION.KEY=VALUE]...\n"
     "                        [OPTIONS]\n"
     "options: [--fit KEYS] [--objective trajectory|features|shape]\n"
-    "         [--threads N] [-o FITTED.ini] [--quiet]\n\n"
+    "         [--threads N] [-o FITTED.ini] [--quiet]\n"
+    "         [--ensemble N [--seed S] [--ensemble-dir DIR]]\n\n"
     "Fits the [rod] keys in KEYS (comma separated; default\n"
     "bending_stiffness,density,drag) to the tip trajectory in TIP.csv (t and\n"
     "any of x, y, z; t = 0 is the release, earlier rows are the static\n"
@@ -56,6 +58,12 @@ static const char *help =
     "SIGINT (Ctrl-C) or SIGTERM stops the fit within a time step and writes\n"
     "the best point simulated so far, marked not converged; a second one\n"
     "ends it at once.\n"
+    "--ensemble N then runs N draws of the keys from the fit's covariance\n"
+    "(stream S, default 1) as a sweep in DIR (default FITTED_ensemble; of a\n"
+    "joint fit DIR/set-1, DIR/set-2, ...: rodsim sweep's index and case\n"
+    "files, continued when run again) and writes the band of the tip (mean,\n"
+    "5 % and 95 % quantiles of x, y, z at every sample) into the [fit]\n"
+    "section.\n"
     "Exit status: 0 fitted; 1 a simulation failed or the fit did not\n"
     "converge (the best point is written); 2 bad input; 130 interrupted\n"
     "(the best point so far is written).\n";
@@ -72,7 +80,7 @@ typedef struct {
 
 typedef struct {
   cli_common c;
-  const char *fit, *objective, *threads;
+  const char *fit, *objective, *threads, *ensemble, *seed, *ensemble_dir;
   data_set set[ROD_CALIB_MAX_SETS];
   int nsets;
   bool groups; /* --experiment given */
@@ -125,15 +133,18 @@ static int set_arg(calibrate_args *a, int argc, char **argv, int *i) {
 
 /* Parse argv; CLI_OK, CLI_BAD_INPUT (printed), or -1 after --help. */
 static int parse(calibrate_args *a, int argc, char **argv) {
-  static const char *const names[] = {"--fit", "--objective", "--threads"};
-  const char **slots[] = {&a->fit, &a->objective, &a->threads};
+  static const char *const names[] = {"--fit",     "--objective",
+                                      "--threads", "--ensemble",
+                                      "--seed",    "--ensemble-dir"};
+  const char **slots[] = {&a->fit,      &a->objective, &a->threads,
+                          &a->ensemble, &a->seed,      &a->ensemble_dir};
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
       fputs(help, stdout);
       return -1;
     }
     int r = set_arg(a, argc, argv, &i);
-    for (int k = 0; k < 3 && r == 0; k++)
+    for (int k = 0; k < 6 && r == 0; k++)
       r = cli_option(argc, argv, &i, names[k], slots[k]);
     if (r == 0)
       r = cli_common_arg(&a->c, argc, argv, &i);
@@ -418,6 +429,137 @@ static int read_data(const calibrate_args *a, bool shape, measured *d,
   return CLI_OK;
 }
 
+/* --ensemble N and --seed S; CLI_BAD_INPUT (printed). n = 0: none. */
+static int ensemble_args(const calibrate_args *a, int *n, uint64_t *seed) {
+  *n = 0;
+  *seed = 1;
+  char *end;
+  if (a->ensemble) {
+    errno = 0;
+    long v = strtol(a->ensemble, &end, 10);
+    if (end == a->ensemble || *end || errno || v < 2 || v > 1000000) {
+      cli_fail("--ensemble: expected a count of draws from 2 to 1000000 "
+               "(got '%s')",
+               a->ensemble);
+      return CLI_BAD_INPUT;
+    }
+    *n = (int)v;
+  }
+  if (a->seed) {
+    errno = 0;
+    unsigned long long v = strtoull(a->seed, &end, 10);
+    if (end == a->seed || *end || errno || a->seed[0] == '-') {
+      cli_fail("--seed: expected a whole number from 0 (got '%s')", a->seed);
+      return CLI_BAD_INPUT;
+    }
+    *seed = v;
+  }
+  if ((a->seed || a->ensemble_dir) && !a->ensemble) {
+    cli_fail("%s: only with --ensemble N",
+             a->seed ? "--seed" : "--ensemble-dir");
+    return CLI_BAD_INPUT;
+  }
+  return CLI_OK;
+}
+
+/* The ensemble's folder: --ensemble-dir, else FITTED (less .ini) with
+ * _ensemble, else calibrate_ensemble. */
+static void ensemble_dir(const calibrate_args *a, const char *fitted_path,
+                         char *out, size_t size) {
+  if (a->ensemble_dir) {
+    snprintf(out, size, "%s", a->ensemble_dir);
+    return;
+  }
+  if (!fitted_path || strcmp(fitted_path, "-") == 0) {
+    snprintf(out, size, "calibrate_ensemble");
+    return;
+  }
+  size_t len = strlen(fitted_path);
+  if (len > 4 && strcmp(fitted_path + len - 4, ".ini") == 0)
+    len -= 4;
+  snprintf(out, size, "%.*s_ensemble", (int)len, fitted_path);
+}
+
+/* The ensemble's cases done: the progress line. */
+typedef struct {
+  cli_progress *pr;
+  int done, total;
+} ensemble_progress;
+
+static void ensemble_case(void *user, int c, const rod_case_record *rec) {
+  ensemble_progress *ep = user;
+  (void)c;
+  (void)rec;
+  cli_progress_count(ep->pr, ++ep->done, ep->total, "case", "cases");
+}
+
+/* The draws of every set's ensemble through the sweep, their bands into
+ * text (the [fit] lines, appended at *used). CLI_OK, or the exit status
+ * (printed). */
+static int run_ensembles(const calibrate_args *a, const rod_scenario *fitted,
+                         const rod_calib_options *o, const rod_calib_result *r,
+                         int n, uint64_t seed, const char *dir, char **text,
+                         size_t *used, cli_progress *pr) {
+  const int count = a->nsets;
+  if (count > 1 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    cli_fail("%s: cannot make the ensemble's folder (%s)", dir,
+             strerror(errno));
+    return CLI_BAD_INPUT;
+  }
+  for (int e = 0; e < count; e++) {
+    char where[ROD_PATH_MAX + 16];
+    if (count > 1)
+      snprintf(where, sizeof where, "%s/set-%d", dir, e + 1);
+    else
+      snprintf(where, sizeof where, "%s", dir);
+    ensemble_progress ep = {pr, 0, n};
+    rod_sweep_options so = {.threads = o->threads,
+                            .stop = (const volatile int *)&interrupted,
+                            .on_case = ensemble_case,
+                            .user = &ep};
+    rod_sweep_report rep;
+    rod_calib_band *band;
+    rod_error err = {{0}, {0}, {0}, 0};
+    int st = rod_calib_ensemble(&fitted[e], o, r, n, seed, where, &so, &rep,
+                                &band, &err);
+    if (st == ROD_EINTR)
+      return CLI_INTERRUPTED;
+    if (st != ROD_OK) {
+      cli_print_error(&err);
+      return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
+    }
+    double wide[3] = {0, 0, 0};
+    for (int i = 0; i < band->samples; i++)
+      for (int c = 0; c < 3; c++)
+        wide[c] = fmax(wide[c], band->q95[3 * i + c] - band->q05[3 * i + c]);
+    if (!a->c.quiet)
+      fprintf(stderr,
+              "  ensemble%s%s: %d draws (seed %llu) in %s: %d complete (%d "
+              "run now), %d left out; the tip's 5-95 %% band at most %.3g mm "
+              "wide in x, %.3g mm in z\n",
+              count > 1 ? " of " : "", count > 1 ? a->set[e].data : "", n,
+              (unsigned long long)seed, where, band->cases, rep.ran,
+              band->failed, wide[0] * 1e3, wide[2] * 1e3);
+    size_t need =
+        rod_calib_band_lines(band, e + 1, NULL, 0) + 200 + strlen(where);
+    char *grown = realloc(*text, *used + need + 1);
+    if (!grown) {
+      rod_calib_band_free(band);
+      cli_fail("out of memory");
+      return CLI_FAILED;
+    }
+    *text = grown;
+    *used += (size_t)snprintf(*text + *used, need + 1,
+                              "ensemble_%d = %d draws, seed %llu, %d complete "
+                              "; %s\n",
+                              e + 1, n, (unsigned long long)seed, band->cases,
+                              where);
+    *used += rod_calib_band_lines(band, e + 1, *text + *used, need + 1);
+    rod_calib_band_free(band);
+  }
+  return CLI_OK;
+}
+
 int cmd_calibrate(int argc, char **argv) {
   calibrate_args a = {0};
   int rc = parse(&a, argc, argv);
@@ -435,8 +577,12 @@ int cmd_calibrate(int argc, char **argv) {
   const bool shape = rod_shape_is_hdf5(a.set[0].data);
   for (int e = 0; e < count && rc == CLI_OK; e++)
     rc = load_set(&a, e, &sc[e]);
+  int draws = 0;
+  uint64_t seed = 1;
   if (rc == CLI_OK)
     rc = options(&a, &sc[0], shape, &o);
+  if (rc == CLI_OK)
+    rc = ensemble_args(&a, &draws, &seed);
   if (rc != CLI_OK) {
     free(sc);
     return rc;
@@ -485,9 +631,35 @@ int cmd_calibrate(int argc, char **argv) {
     free(sc);
     return st == ROD_EINVAL ? CLI_BAD_INPUT : CLI_FAILED;
   }
-  char extra[ROD_CALIB_MAX_SETS * 1100];
-  sets_text(&a, sc, count, extra, sizeof extra);
+  size_t used = ROD_CALIB_MAX_SETS * 1100;
+  char *extra = malloc(used);
+  if (!extra) {
+    free(sc);
+    cli_fail("out of memory");
+    return CLI_FAILED;
+  }
+  sets_text(&a, sc, count, extra, used);
+  used = strlen(extra);
+  int erc = CLI_OK;
+  if (draws > 0 && r.stop != ROD_CALIB_STOP_INTERRUPTED) {
+    char dir[ROD_PATH_MAX];
+    ensemble_dir(&a, fitted_path, dir, sizeof dir);
+    cli_progress_init(&pr, sc[0].source, a.c.quiet);
+    erc =
+        run_ensembles(&a, fitted, &o, &r, draws, seed, dir, &extra, &used, &pr);
+    cli_progress_end(&pr);
+  }
   rc = write_fitted(fitted_path, &rules, &fitted[0], &o, &r, extra);
+  free(extra);
+  if (rc == CLI_OK && erc == CLI_INTERRUPTED) {
+    cli_fail("%s: the ensemble was interrupted (%s); the fit is written "
+             "without its band, the same command continues the ensemble",
+             sc[0].source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+    free(sc);
+    return CLI_INTERRUPTED;
+  }
+  if (rc == CLI_OK)
+    rc = erc;
   if (r.stop == ROD_CALIB_STOP_INTERRUPTED) {
     cli_fail("%s: interrupted (%s) after %d simulations; the best point so "
              "far is written, not converged",
