@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "calibrateutil.h"
+#include "config.h"
 
 /* ---- keys and bad input -------------------------------------------------*/
 
@@ -130,6 +131,10 @@ static const char *const cli_files[] = {
 
 static void cli_teardown(void) {
   rod_test_rmdir(in_dir("fitted_ensemble"));
+  rod_test_rmdir(in_dir("one_ensemble"));
+  rod_test_rmdir(in_dir("ranks_ensemble"));
+  remove(in_dir("one.ini"));
+  remove(in_dir("ranks.ini"));
   for (size_t i = 0; i < sizeof cli_files / sizeof cli_files[0]; i++)
     remove(in_dir(cli_files[i]));
   rmdir(cli_dir);
@@ -372,6 +377,58 @@ START_TEST(cli_runs_an_ensemble) {
 }
 END_TEST
 
+/* The text of a fitted scenario without the lines that may differ with
+ * the pool (the simulations run ahead, the ensemble's folder). */
+static void stable_lines(const char *name, char *out, size_t size) {
+  const char *text = read_text(name);
+  size_t n = 0;
+  out[0] = '\0';
+  for (const char *p = text; *p && n + 1 < size;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+    if (strncmp(p, "simulations =", 13) != 0 &&
+        strncmp(p, "ensemble_", 9) != 0 && n + len < size) {
+      memcpy(out + n, p, len);
+      n += len;
+      out[n] = '\0';
+    }
+    p += len;
+  }
+}
+
+/* Under mpirun the simulations of the fit and the ensemble's cases go to
+ * every rank: the same values, errors and band as one thread. */
+START_TEST(cli_mpi_ranks_equal_one_thread) {
+  if (!ROD_HAVE_MPI || system("command -v mpirun >/dev/null") != 0)
+    return; /* built without MPI */
+  const char *args = "rod.ini --data tip.csv --ensemble 4 --fit "
+                     "bending_stiffness,density";
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "%s -o one.ini --threads 1", args);
+  int st = calibrate(cmd);
+  ck_assert_msg(st == 0, "exit %d: %s", st, read_text("err.txt"));
+  const char *exe = getenv("RODSIM");
+  char asan[600] = "";
+  if (getenv("ASAN_OPTIONS"))
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS='%s:detect_leaks=0' ",
+             getenv("ASAN_OPTIONS"));
+  snprintf(cmd, sizeof cmd,
+           "cd %s && %smpirun --allow-run-as-root --oversubscribe -n 3 '%s' "
+           "calibrate %s -o ranks.ini >out.txt 2>err.txt",
+           cli_dir, asan, exe, args);
+  int w = system(cmd);
+  ck_assert_msg(WIFEXITED(w) && WEXITSTATUS(w) == 0, "mpirun: %s",
+                read_text("err.txt"));
+  ck_assert_msg(strstr(read_text("err.txt"), "on 3 ranks"), "%s",
+                read_text("err.txt"));
+  static char one[65536], ranks[65536];
+  stable_lines("one.ini", one, sizeof one);
+  stable_lines("ranks.ini", ranks, sizeof ranks);
+  ck_assert_ptr_nonnull(strstr(one, "\nband_1.00000 = "));
+  ck_assert_str_eq(one, ranks);
+}
+END_TEST
+
 /* A simulation that cannot converge at the start: exit 1, one line with
  * the parameter values and the simulation's reason. */
 START_TEST(cli_simulation_failure_exits_1) {
@@ -444,6 +501,7 @@ static Suite *calibrate_cli_suite(void) {
   tcase_add_test(tc, cli_bad_input_exits_2);
   tcase_add_test(tc, cli_fits_several_data_sets);
   tcase_add_test(tc, cli_runs_an_ensemble);
+  tcase_add_test(tc, cli_mpi_ranks_equal_one_thread);
   tcase_add_test(tc, cli_simulation_failure_exits_1);
   tcase_add_test(tc, cli_interrupt_writes_the_best_point);
   suite_add_tcase(s, tc);

@@ -513,6 +513,7 @@ static int run_ensembles(const calibrate_args *a, const rod_scenario *fitted,
     else
       snprintf(where, sizeof where, "%s", dir);
     ensemble_progress ep = {pr, 0, n};
+    cli_progress_init(pr, fitted[e].source, a->c.quiet); /* its own pace */
     rod_sweep_options so = {.threads = o->threads,
                             .stop = (const volatile int *)&interrupted,
                             .on_case = ensemble_case,
@@ -522,6 +523,7 @@ static int run_ensembles(const calibrate_args *a, const rod_scenario *fitted,
     rod_error err = {{0}, {0}, {0}, 0};
     int st = rod_calib_ensemble(&fitted[e], o, r, n, seed, where, &so, &rep,
                                 &band, &err);
+    cli_progress_end(pr);
     if (st == ROD_EINTR)
       return CLI_INTERRUPTED;
     if (st != ROD_OK) {
@@ -644,10 +646,8 @@ int cmd_calibrate(int argc, char **argv) {
   if (draws > 0 && r.stop != ROD_CALIB_STOP_INTERRUPTED) {
     char dir[ROD_PATH_MAX];
     ensemble_dir(&a, fitted_path, dir, sizeof dir);
-    cli_progress_init(&pr, sc[0].source, a.c.quiet);
     erc =
         run_ensembles(&a, fitted, &o, &r, draws, seed, dir, &extra, &used, &pr);
-    cli_progress_end(&pr);
   }
   rc = write_fitted(fitted_path, &rules, &fitted[0], &o, &r, extra);
   free(extra);
