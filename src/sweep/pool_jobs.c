@@ -98,11 +98,16 @@ static size_t run_samples(const pool_job *in, void **out,
   return sizeof head + nd * sizeof(double);
 }
 
-static bool resize(double **p, size_t n) {
-  double *q = realloc(*p, (n ? n : 1) * sizeof(double));
+/* *p reallocated to n elements of size bytes each (at least one). */
+static bool resize_of(void **p, size_t n, size_t size) {
+  void *q = realloc(*p, (n ? n : 1) * size);
   if (q)
     *p = q;
   return q != NULL;
+}
+
+static bool resize(double **p, size_t n) {
+  return resize_of((void **)p, n, sizeof(double));
 }
 
 int pool_samples_unpack(const void *result, size_t size, rod_recorder *rec,
@@ -122,7 +127,9 @@ int pool_samples_unpack(const void *result, size_t size, rod_recorder *rec,
   if (head.count > rec->capacity) {
     bool ok = resize(&rec->t, n) && resize(&rec->tip, 3 * n) &&
               resize(&rec->kinetic, n) && resize(&rec->elastic, n) &&
-              resize(&rec->gravity, n) &&
+              resize(&rec->gravity, n) && resize(&rec->integrations, n) &&
+              resize_of((void **)&rec->iterations, n, sizeof(int)) &&
+              resize_of((void **)&rec->method, n, sizeof(int)) &&
               (!rec->rod || resize(&rec->rod, 3 * n * N));
     if (!ok)
       return ROD_ENOMEM;
@@ -136,6 +143,10 @@ int pool_samples_unpack(const void *result, size_t size, rod_recorder *rec,
     memcpy(parts[k], d, widths[k] * n * sizeof(double));
     d += widths[k] * n;
   }
+  /* the solver's effort per sample does not travel with the samples */
+  memset(rec->iterations, 0, n * sizeof(int));
+  memset(rec->integrations, 0, n * sizeof(double));
+  memset(rec->method, 0, n * sizeof(int));
   rec->count = head.count;
   rec->points = head.points;
   if (head.keep_rod && rec->keep_rod) {
