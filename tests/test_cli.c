@@ -349,8 +349,9 @@ START_TEST(coarse_grid_warns) {
 END_TEST
 
 /* A run whose discretisation creates energy (the impulse on 40 Euler nodes
- * with alpha = -0.48, k h = 0.31) completes with two warnings: the grid
- * before the run, the energy's growth after it, naming the settings. */
+ * with alpha = -0.48, k h = 0.31) completes with three warnings: the grid
+ * before the run, the energy's growth and the run's error estimate after
+ * it, naming the settings. */
 START_TEST(energy_growth_warns) {
   make_dir();
   char err[4096], args[1024];
@@ -361,9 +362,11 @@ START_TEST(energy_growth_warns) {
            getenv("RODSIM_DATA"));
   int st = rodsim(args, err, sizeof err);
   ck_assert_msg(st == 0, "exit %d: %s", st, err);
-  ck_assert_msg(count_lines(err) == 2, "%s", err);
+  ck_assert_msg(count_lines(err) == 3, "%s", err);
   ck_assert_ptr_nonnull(strstr(err, "impulse.ini: space.nodes: warning: 40 "
                                     "nodes"));
+  ck_assert_ptr_nonnull(strstr(err, "impulse.ini: time.dt: warning: the "
+                                    "tip's error is estimated at"));
   ck_assert_ptr_nonnull(strstr(err, "impulse.ini: warning: with nothing "
                                     "working on the rod its energy grew"));
   ck_assert_ptr_nonnull(strstr(err, "space.integrator = euler, 40 nodes"));

@@ -129,8 +129,13 @@ class Stepping(unittest.TestCase):
                      "fallbacks", "last_iterations", "last_integrations",
                      "last_method", "status"):
             self.assertIs(type(stats[name]), int, name)
-        for name in ("time", "max_residual", "wall_time", "last_residual"):
+        for name in ("time", "max_residual", "wall_time", "last_residual",
+                     "error_estimate", "tip_motion", "error_estimate_dt"):
             self.assertIs(type(stats[name]), float, name)
+        # the run's own error estimate (a companion at twice the step):
+        # this rod rests in its static state
+        self.assertGreaterEqual(stats["error_estimate"], 0)
+        self.assertLess(stats["error_estimate"], 1e-6)
         self.assertEqual(repr(sim), "<rodsim.Sim scenario: kirchhoff, "
                                     "t = 0.03 s, 20 nodes>")
 

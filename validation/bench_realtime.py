@@ -38,7 +38,8 @@ def bench(rodsim, scenario, dts, repeat, extra):
     best = {}
     for _ in range(repeat):
         out = subprocess.run(
-            [rodsim, "bench", scenario, "--dt", dts] + extra,
+            [rodsim, "bench", scenario, "--dt", dts,
+             "--set", "time.error_estimate=false"] + extra,
             check=False, capture_output=True, text=True)
         for row in csv.DictReader(io.StringIO(out.stdout)):
             dt = float(row["dt"])

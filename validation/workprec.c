@@ -1,6 +1,7 @@
 /* One run of a work-precision study (validation/workprec.py): the scenario
  * with --set overrides, the tip trajectory at every sample into a CSV
- * (t,x,y,z; full precision) and one line of cost on stdout:
+ * (t,x,y,z and the run's error estimate there, m, -1 when it makes none;
+ * full precision) and one line of cost on stdout:
  *   steps,rejected,wall_s,realtime_ratio,integrations_per_step,status,cpu_s,
  *   over_tolerance
  * Wall time is of the whole run (static solve included), as rodsim bench;
@@ -23,7 +24,8 @@ static int on_sample(void *user, double t, const rod_sample *s,
   (void)wall;
   tip_sink *ts = user;
   const double *p = s->position + 3 * (s->points - 1);
-  fprintf(ts->f, "%.17g,%.17g,%.17g,%.17g\n", t, p[0], p[1], p[2]);
+  fprintf(ts->f, "%.17g,%.17g,%.17g,%.17g,%.17g\n", t, p[0], p[1], p[2],
+          s->has_error_estimate ? s->error_estimate : -1.0);
   return 0;
 }
 
@@ -64,7 +66,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "workprec: %s: cannot write\n", tip);
     return 2;
   }
-  fprintf(ts.f, "t,x,y,z\n");
+  fprintf(ts.f, "t,x,y,z,error_estimate\n");
   rod_sim_sink sink = {.sample = on_sample, .user = &ts};
   rod_sim_result res;
   const clock_t c0 = clock();

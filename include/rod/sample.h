@@ -46,6 +46,11 @@ typedef struct {
   const double *tendon_tension; /* N (tendons): 0 when slack */
   const double *tendon_length;  /* m (tendons): along its routing from start
                                    to end, the integral of |p_i,s| ds */
+  /* The run's estimate of its largest tip error from t = 0 to this sample
+   * (m; time.error_estimate, docs/numerics.md) when has_error_estimate:
+   * set by the simulation, not the backend. */
+  bool has_error_estimate;
+  double error_estimate;
 } rod_sample;
 
 /* Effort of one step (or of the static solve). */

@@ -204,8 +204,9 @@ typedef struct {
     double alpha;    /* BDF-alpha parameter in [-0.5, 0] */
     rod_startup_kind startup;
     rod_scheme_kind scheme;
-    bool has_tolerance; /* step-size control on */
-    double tolerance;   /* m: local error per step, on positions */
+    bool has_tolerance;  /* step-size control on */
+    double tolerance;    /* m: local error per step, on positions */
+    bool error_estimate; /* a run estimates its tip error (fixed steps) */
   } time;
   struct {
     int nodes;

@@ -75,6 +75,16 @@ typedef struct {
    * "" if none. */
   char implausible[192];
   double implausible_time;
+  /* The run's estimate of its largest tip error (time.error_estimate,
+   * docs/numerics.md): m, -1 when the run makes none; the tip's motion,
+   * the largest distance of the tip from its place at t = 0 (m); the time
+   * up to which the estimate holds (s: the run's time, or earlier when
+   * the companion solution failed); the time.dt that would bring the
+   * estimate to 1% of the motion (s; time.dt itself when it is within). */
+  double error_estimate;
+  double tip_motion;
+  double error_estimate_until;
+  double error_estimate_dt;
   char message[256]; /* why the simulation stopped, when it did */
 } rod_sim_result;
 
@@ -184,6 +194,11 @@ double rod_sim_time(const rod_sim *sim);
  * finite. Beyond it, and for values that are not finite, ROD_EINVAL. */
 #define ROD_SIM_MAX_INPUT 1e150
 
+/* The estimate of the largest tip error since t = 0 (m; -1 when the run
+ * makes none: time.error_estimate off, time.tolerance, before the first
+ * step). The same as rod_sim_result.error_estimate. */
+double rod_sim_error_estimate(const rod_sim *sim);
+
 /* ---- loads and the clamp's motion between steps -------------------------
  * Each setter replaces that load's scenario value (constant, ramp or
  * table) from the next solve on: the next step, or the static solve when
@@ -251,8 +266,9 @@ void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
  * layout: "time", "steps", "samples", "iterations", "integrations",
  * "fallbacks", "max_residual", "wall_time", "step_wall", the last step's
  * (or the static solve's) "last_iterations", "last_integrations",
- * "last_residual", "last_method", and "status". ROD_EINVAL for another
- * name. */
+ * "last_residual", "last_method", "status", and the run's error estimate:
+ * "error_estimate", "tip_motion", "error_estimate_dt" (rod_sim_result).
+ * ROD_EINVAL for another name. */
 int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value);
 
 /* ---- all in one -------------------------------------------------------- */

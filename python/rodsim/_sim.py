@@ -502,14 +502,19 @@ class Sim:
               "iterations": int, "integrations": int, "fallbacks": int,
               "max_residual": float, "wall_time": float, "step_wall": float,
               "last_iterations": int, "last_integrations": int,
-              "last_residual": float, "last_method": int, "status": int}
+              "last_residual": float, "last_method": int, "status": int,
+              "error_estimate": float, "tip_motion": float,
+              "error_estimate_dt": float}
 
     @_locked
     def stats(self):
         """Solver statistics so far (dict): counts as ints (steps, samples,
         iterations, integrations, fallbacks, the last step's iterations,
         integrations and method, the status), the rest as floats (time,
-        residuals, wall times in s)."""
+        residuals, wall times in s; the run's estimate of its largest tip
+        error, m, -1 when it makes none, the tip's motion, m, and the
+        time.dt that would bring the estimate within 1% of it, s:
+        docs/numerics.md, the run's error estimate)."""
         out, v = {}, ctypes.c_double()
         for name, kind in self._STATS.items():
             lib.rod_sim_get_stat(self._p, name.encode(), ctypes.byref(v))

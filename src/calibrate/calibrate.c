@@ -312,7 +312,8 @@ static int setup_set(fit_context *c, int e, const rod_calib_experiment *ex,
   calib_problem *p = &c->prob[e];
   p->name = ex->name;
   p->sc = *ex->sc;
-  p->sc.output.every = 1; /* interpolate between every step */
+  p->sc.output.every = 1;            /* interpolate between every step */
+  p->sc.time.error_estimate = false; /* a fit's runs need none */
   if (p->sc.time.has_tolerance && !p->sc.output.has_interval) {
     /* steps of unknown number: samples at time.dt, interpolated */
     p->sc.output.has_interval = true;

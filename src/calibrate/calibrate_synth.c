@@ -29,6 +29,7 @@ static int run_recorded(const rod_scenario *sc, bool keep_rod,
                         rod_recorder **out, rod_error *err) {
   rod_scenario run = *sc;
   run.output.every = 1;
+  run.time.error_estimate = false;
   *out = rod_recorder_alloc(&run, keep_rod);
   if (!*out)
     return rod_error_set(err, ROD_ENOMEM, sc->source, NULL, "out of memory");

@@ -86,6 +86,7 @@ int cmd_compare(int argc, char **argv) {
   /* -o refused before the reference's run */
   if ((rc = cli_table_check(csv_path, header, &sc, force)) != CLI_OK)
     return rc;
+  sc.time.error_estimate = false; /* the comparison is against the reference */
   rod_scenario ref_sc = sc;
   ref_sc.solver.backend = ROD_BACKEND_KIRCHHOFF;
   rod_recorder *ref = NULL;

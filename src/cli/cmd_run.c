@@ -101,6 +101,34 @@ static void ps_progress(void *user, double t, double t_end, int steps,
  * warned about (B). */
 static const double large_file = 1e9;
 
+/* The run's error estimate (time.error_estimate, docs/numerics.md): a
+ * line of the summary, and a warning above 1% of the tip's motion naming
+ * the time.dt that would meet it. */
+static void report_estimate(const rod_scenario *sc, const rod_sim_result *res) {
+  if (res->error_estimate < 0)
+    return;
+  const double share =
+      res->tip_motion > 0 ? res->error_estimate / res->tip_motion : 0;
+  printf("  error estimate: largest tip error %.3g mm (%.2g%% of the tip's "
+         "motion, %.3g mm)",
+         res->error_estimate * 1e3, 100 * share, res->tip_motion * 1e3);
+  if (res->error_estimate_until < res->time - 1e-9 * sc->time.dt)
+    printf(" up to t = %.6g s, where its companion at 2 time.dt failed",
+           res->error_estimate_until);
+  printf("\n");
+  if (share > 0.01 && res->error_estimate_dt > 0)
+    fprintf(stderr,
+            "rodsim: %s: time.dt: warning: the tip's error is estimated at "
+            "%.3g mm, %.2g%% of its motion; time.dt = %g would bring it "
+            "within 1%%%s (docs/numerics.md, the run's error estimate)\n",
+            sc->source, res->error_estimate * 1e3, 100 * share,
+            res->error_estimate_dt,
+            sc->time.scheme == ROD_SCHEME_BDF_ALPHA &&
+                    sc->solver.backend == ROD_BACKEND_KIRCHHOFF
+                ? ", or time.scheme = esdirk4 at larger steps"
+                : "");
+}
+
 /* The file's size before compression: a warning above 1 GB, a refusal
  * above output.max_size. */
 static int check_size(const rod_scenario *sc, int points, bool static_only) {
@@ -382,6 +410,7 @@ static int run_common(int argc, char **argv, bool static_only) {
          res.steps ? (double)res.iterations / res.steps : 0.0,
          res.steps ? (double)res.integrations / res.steps : 0.0, res.fallbacks,
          sc.output.file);
+  report_estimate(&sc, &res);
   if (sc.time.has_tolerance) {
     printf("  step-size control: %d steps rejected or retried, %d accepted "
            "above time.tolerance\n",

@@ -42,6 +42,7 @@ enum {
   DS_CACTIVE,
   DS_GAPMIN,
   DS_DISSIPATED,
+  DS_ERREST,
   DS_COUNT,
   /* then /tendon/NAME/tension and /tendon/NAME/length of each tendon */
   DS_ALL = DS_COUNT + 2 * ROD_MAX_TENDONS
@@ -113,6 +114,11 @@ static const ds_def defs[DS_COUNT] = {
                    "(negative: penetration)"},
     [DS_DISSIPATED] = {"/energy/dissipated_contact", 1, false, 0, true, "J",
                        "energy the contacts took out of the rod since t = 0"},
+    [DS_ERREST] = {"/error_estimate", 1, false, 0, false, "m",
+                   "the run's estimate of its largest tip error from t = 0 "
+                   "to the sample, from a companion solution at twice "
+                   "time.dt (time.error_estimate, docs/numerics.md): the "
+                   "time discretisation's error, not the grid's"},
 };
 
 /* Names of the /solver/method codes, in code order (ROD_METHOD_*). */
@@ -559,10 +565,12 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
   }
   for (int i = 0; i < DS_ALL; i++) {
     const ds_def *df = def_of(lg, i);
-    lg->present[i] = i < DS_COUNT ? !((i == DS_FORCE && !s->force) ||
-                                      (i == DS_MOMENT && !s->moment) ||
-                                      (df->contact && !s->contact_force))
-                                  : i - DS_COUNT < 2 * s->tendons;
+    lg->present[i] = i < DS_COUNT
+                         ? !((i == DS_FORCE && !s->force) ||
+                             (i == DS_MOMENT && !s->moment) ||
+                             (df->contact && !s->contact_force) ||
+                             (i == DS_ERREST && !s->has_error_estimate))
+                         : i - DS_COUNT < 2 * s->tendons;
     if (!lg->present[i])
       continue;
     int rank = ds_rank(df);
@@ -686,6 +694,8 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
     *ROW(DS_GAPMIN, double) = s->contact_gap_min;
     *ROW(DS_DISSIPATED, double) = s->dissipated_contact;
   }
+  if (lg->present[DS_ERREST])
+    *ROW(DS_ERREST, double) = s->error_estimate;
   for (int i = 0; i < s->tendons && lg->present[DS_COUNT + 2 * i]; i++) {
     *ROW(DS_COUNT + 2 * i, double) = s->tendon_tension[i];
     *ROW(DS_COUNT + 2 * i + 1, double) = s->tendon_length[i];

@@ -188,6 +188,12 @@ const key_def rod_keys[] = {
      "and strain make, and velocity errors / omega_1 (the first clamped "
      "mode); time.dt is then the first and the largest step, "
      "and the shooting's tolerance becomes 0.2 tolerance / L"},
+    B("time", "error_estimate", time.error_estimate, "true",
+      "a run with fixed steps estimates its largest tip error from a "
+      "companion solution at twice time.dt on the same grid (0.3 to 0.9 "
+      "times the run's cost again): /error_estimate, the summary line, a "
+      "warning "
+      "above 1% of the tip's motion (docs/numerics.md)"),
     {"space", "nodes", KEY_INT_AUTO, OFF(space.nodes), 0, "auto",
      RANGE_AT_LEAST, 2, 10000000, NULL, 0, "",
      "grid points along s (kirchhoff backend); auto: from the step's length "

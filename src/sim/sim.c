@@ -154,6 +154,8 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   rod_drive_clear(&sim->drive);
   rod_energy_watch_init(&sim->watch, sc);
   rod_guard_init(&sim->guard, sc);
+  rod_errest_init(&sim->est, sc);
+  rod_errest_note(&sim->est, sc->time.dt, 0, &sim->res);
   st = ops->create(&sim->sc, &sim->self, err);
   if (st != ROD_OK) {
     free(sim);
@@ -218,6 +220,7 @@ void rod_sim_free(rod_sim *sim) {
   close_sink(sim, NULL, true);
   sim->ops->destroy(sim->self);
   rod_sim_kept_free(&sim->kept);
+  rod_errest_free(&sim->est);
   rod_dense_free(&sim->dense);
   rod_guard_free(&sim->guard);
   free(sim);
@@ -242,7 +245,11 @@ int rod_sim_current_sample(rod_sim *sim) {
 
 /* Deliver sample s at time t with the effort since the last sample; a
  * dynamic state that cannot be is noted (guard.h) */
-static int deliver(rod_sim *sim, double t, const rod_sample *s) {
+static int deliver(rod_sim *sim, double t, const rod_sample *sample) {
+  rod_sample copy = *sample;
+  const rod_sample *s = &copy;
+  copy.has_error_estimate = sim->est.on;
+  copy.error_estimate = sim->est.estimate;
   rod_energy_watch_add(&sim->watch, t, s, &sim->res);
   if (sim->step > 0 && !sim->res.implausible[0] &&
       (!rod_guard_values(s, sim->res.implausible,
@@ -289,6 +296,7 @@ static int dense_output(rod_sim *sim, bool first) {
   const double eps = 1e-9 * sim->sc.time.dt;
   while (st == ROD_OK && sim->next_out < sim->t - eps) {
     rod_sample d;
+    memset(&d, 0, sizeof d); /* no contact: output.interval has none */
     rod_dense_eval(&sim->dense, sim->next_out, &d);
     st = deliver(sim, sim->next_out, &d);
     sim->next_out = (double)(++sim->k_out) * sim->sc.output.interval;
@@ -583,6 +591,19 @@ static int not_finite(rod_sim *sim, const char *why, int i, double t) {
   return ROD_ENOCONV;
 }
 
+/* The run's error estimate (sim/error_estimate.h) after each step: the
+ * companion started after the first. */
+static void estimate_step(rod_sim *sim) {
+  if (!sim->est.on || rod_sim_current_sample(sim) != ROD_OK)
+    return;
+  if (sim->step == 1)
+    rod_errest_start(&sim->est, sim->ops, sim->cur.points, &sim->drive,
+                     &sim->sc);
+  rod_errest_step(&sim->est, sim->step, sim->t,
+                  sim->cur.position + 3 * (sim->cur.points - 1));
+  rod_errest_note(&sim->est, sim->sc.time.dt, sim->t, &sim->res);
+}
+
 int rod_sim_step(rod_sim *sim) {
   if (!sim)
     return ROD_EINVAL;
@@ -660,6 +681,7 @@ int rod_sim_step(rod_sim *sim) {
   sim->pending++;
   note_base(sim);
   status = ROD_OK;
+  estimate_step(sim);
   if (sim->use_dense)
     status = dense_output(sim, false);
   else if (i % (sim->sc.output.every > 0 ? sim->sc.output.every : 1) == 0)
@@ -710,6 +732,10 @@ int rod_sim_advance_to(rod_sim *sim, double t_end) {
 }
 
 double rod_sim_time(const rod_sim *sim) { return sim ? sim->t : NAN; }
+
+double rod_sim_error_estimate(const rod_sim *sim) {
+  return sim ? sim->res.error_estimate : NAN;
+}
 
 /* ---- all in one -------------------------------------------------------- */
 

@@ -22,6 +22,7 @@ static int apply_drive(rod_sim *sim, const rod_drive *old) {
   /* loads that change in time do work: the energy balance no longer
    * tells a discretisation that creates energy */
   sim->watch.active = false;
+  rod_errest_drive(&sim->est, &sim->drive);
   return ROD_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/backend.h"
 #include "sim/dense.h"
 #include "sim/energy_watch.h"
+#include "sim/error_estimate.h"
 #include "sim/guard.h"
 
 /* A copy of a sample in arrays of the simulation's own (allocated with the
@@ -46,6 +47,7 @@ struct rod_sim {
   rod_sim_kept kept;  /* the state before the step in progress */
   rod_energy_watch watch;
   rod_guard guard;
+  rod_error_estimate est; /* the run's own error estimate */
   rod_sim_result res;
   /* step-size control (time.tolerance) */
   bool control;

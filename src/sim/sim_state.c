@@ -93,6 +93,9 @@ int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value) {
                {"last_integrations", r->last.integrations},
                {"last_residual", r->last.residual},
                {"last_method", r->last.method},
+               {"error_estimate", r->error_estimate},
+               {"tip_motion", r->tip_motion},
+               {"error_estimate_dt", r->error_estimate_dt},
                {"status", r->status}};
   for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
     if (strcmp(stats[i].name, name) == 0) {
