@@ -138,8 +138,10 @@ typedef struct {
   double energy_drift;   /* J, the rod's mechanical energy (with the energy
                             contacts took out) at the end minus after the
                             first step: drag and damping make it negative */
-  double error_estimate; /* the file's /error_estimate (its largest
-                            value), NaN when it has none */
+  double error_estimate; /* m, the run's estimate of its largest tip error
+                            (rod_sim_error_estimate; after a restart the
+                            largest value of the file's /error_estimate),
+                            NaN when the run makes none */
   char message[ROD_SWEEP_TEXT]; /* why it failed, was refused or stopped */
   char warning[ROD_SWEEP_TEXT]; /* what the run warned about ("" none) */
 } rod_case_record;

@@ -84,6 +84,17 @@ static void run_warnings(const rod_sim_result *res, rod_case_record *rec) {
                  res->implausible);
     sweep_append(rec->warning, sizeof rec->warning, text);
   }
+  if (res->error_estimate > 0 && res->tip_motion > 0 &&
+      res->error_estimate > 0.01 * res->tip_motion &&
+      res->error_estimate_dt > 0) {
+    sweep_format(text, sizeof text,
+                 "time.dt: the tip's error is estimated at %.3g mm, %.2g%% of "
+                 "its motion; time.dt = %g would bring it within 1%%",
+                 res->error_estimate * 1e3,
+                 100 * res->error_estimate / res->tip_motion,
+                 res->error_estimate_dt);
+    sweep_append(rec->warning, sizeof rec->warning, text);
+  }
   if (res->energy_grew) {
     sweep_format(text, sizeof text,
                  "with nothing working on the rod its energy grew from %.9g J "
@@ -182,6 +193,10 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
     xdmf_sidecar(sc, true, rec);
   run_warnings(&res, rec);
   rec->time = res.time;
+  /* the run's own estimate (rod_sim_error_estimate), which the file's
+   * /error_estimate holds too for a case recorded after a restart */
+  const double est = rod_sim_error_estimate(sim);
+  rec->error_estimate = est >= 0 ? est : NAN;
   if (st == ROD_EINTR) {
     rec->status = ROD_CASE_INTERRUPTED;
     sweep_format(rec->message, sizeof rec->message,
@@ -231,9 +246,12 @@ int rod_sweep_run_case(const rod_scenario *in, bool static_only,
   }
   const int status = rec->status;
   const double wall = now() - t0; /* the run itself: set-up to file closed */
+  const double est = rec->error_estimate;
   if (status != ROD_CASE_REFUSED)
     rod_sweep_summarize(sc->output.file, rec);
-  rec->status = status; /* how the run ended, not what the file says */
+  if (isfinite(est))
+    rec->error_estimate = est; /* the run's, up to its last step */
+  rec->status = status;        /* how the run ended, not what the file says */
   rec->wall_time = wall;
   free(sc);
   return rec->status;

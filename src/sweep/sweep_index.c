@@ -91,9 +91,11 @@ static const ix_def defs[IX_COUNT] = {
     [IX_DRIFT] = {"/summary/energy_drift", IX_DOUBLE, 0, "J",
                   "mechanical energy (with what contacts took out) at the "
                   "end minus after the first step"},
-    [IX_ERROR] = {"/summary/error_estimate", IX_DOUBLE, 0, "1",
-                  "the run file's /error_estimate, its largest value (NaN "
-                  "when the file has none)"},
+    [IX_ERROR] = {"/summary/error_estimate", IX_DOUBLE, 0, "m",
+                  "the run's estimate of its largest tip error "
+                  "(time.error_estimate: rod_sim_error_estimate, the largest "
+                  "value of the file's /error_estimate; NaN when the run "
+                  "makes none)"},
 };
 
 static const char *const status_names[ROD_CASE_STATUSES] = {
