@@ -80,7 +80,8 @@ typedef struct {
    * the largest distance of the tip from its place at t = 0 (m); the time
    * up to which the estimate holds (s: the run's time, or earlier when
    * the companion solution failed); the time.dt that would bring the
-   * estimate to 1% of the motion (s; time.dt itself when it is within). */
+   * estimate to 1% of the motion (s; time.dt itself when it is within, or
+   * within a millionth of the rod's length). */
   double error_estimate;
   double tip_motion;
   double error_estimate_until;

@@ -116,7 +116,7 @@ static void report_estimate(const rod_scenario *sc, const rod_sim_result *res) {
     printf(" up to t = %.6g s, where its companion at 2 time.dt failed",
            res->error_estimate_until);
   printf("\n");
-  if (share > 0.01 && res->error_estimate_dt > 0)
+  if (res->error_estimate_dt > 0 && res->error_estimate_dt < sc->time.dt)
     fprintf(stderr,
             "rodsim: %s: time.dt: warning: the tip's error is estimated at "
             "%.3g mm, %.2g%% of its motion; time.dt = %g would bring it "

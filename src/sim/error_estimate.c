@@ -38,6 +38,7 @@ void rod_errest_init(rod_error_estimate *e, const rod_scenario *sc) {
   e->on = sc->time.error_estimate && !sc->time.has_tolerance &&
           sc->time.duration > 0;
   e->order = error_order(sc);
+  e->floor = 1e-6 * sc->rod.length;
 }
 
 /* The companion's tip (m) into tip: ROD_OK, or why not. */
@@ -121,7 +122,7 @@ double rod_errest_step_for(const rod_error_estimate *e, double dt,
   if (!e->started)
     return 0;
   const double want = fraction * e->motion;
-  if (e->estimate <= want)
+  if (e->estimate <= fmax(want, e->floor))
     return dt;
   /* first order, below e->order: between steps at which the modes'
    * phase errors are not small the largest error falls more slowly than

@@ -32,6 +32,9 @@ typedef struct {
   double estimate; /* m, E(t) at the last time compared */
   double until;    /* s, the last time compared */
   double order;    /* p */
+  double floor;    /* m, an estimate within it is never warned about: a
+                      millionth of the rod's length (a rod at rest moves
+                      by rounding alone) */
   double wall;     /* s, wall time spent on the companion */
 } rod_error_estimate;
 
@@ -59,7 +62,7 @@ void rod_errest_drive(rod_error_estimate *e, const rod_drive *drive);
 /* The time step that would bring E to `fraction` of the tip's motion:
  * time.dt fraction motion / E (first order, which the largest error
  * reaches at least), rounded down to 1, 2 or 5 times a power of ten;
- * time.dt when E is within; 0 when no estimate. */
+ * time.dt when E is within (or within e->floor); 0 when no estimate. */
 double rod_errest_step_for(const rod_error_estimate *e, double dt,
                            double fraction);
 

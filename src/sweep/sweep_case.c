@@ -73,7 +73,8 @@ static int cs_tick(void *user) {
 }
 
 /* What the run warns about as `rodsim run` does on stderr, on one line. */
-static void run_warnings(const rod_sim_result *res, rod_case_record *rec) {
+static void run_warnings(const rod_scenario *sc, const rod_sim_result *res,
+                         rod_case_record *rec) {
   char text[ROD_SWEEP_TEXT];
   if (res->statics.stable == 1 && res->statics.note[0]) {
     sweep_format(text, sizeof text, "static state: %s", res->statics.note);
@@ -84,9 +85,8 @@ static void run_warnings(const rod_sim_result *res, rod_case_record *rec) {
                  res->implausible);
     sweep_append(rec->warning, sizeof rec->warning, text);
   }
-  if (res->error_estimate > 0 && res->tip_motion > 0 &&
-      res->error_estimate > 0.01 * res->tip_motion &&
-      res->error_estimate_dt > 0) {
+  if (res->error_estimate_dt > 0 && res->error_estimate_dt < sc->time.dt &&
+      res->tip_motion > 0) {
     sweep_format(text, sizeof text,
                  "time.dt: the tip's error is estimated at %.3g mm, %.2g%% of "
                  "its motion; time.dt = %g would bring it within 1%%",
@@ -191,7 +191,7 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
   int cst = rod_logger_close(lg, status);
   if (cst == ROD_OK && !(st == ROD_EINVAL && kept == 0))
     xdmf_sidecar(sc, true, rec);
-  run_warnings(&res, rec);
+  run_warnings(sc, &res, rec);
   rec->time = res.time;
   /* the run's own estimate (rod_sim_error_estimate), which the file's
    * /error_estimate holds too for a case recorded after a restart */
