@@ -86,6 +86,8 @@ enum { ROD_MSHOOT_UPDATES = 24 };
 static int unknowns_of(const rod_mshoot *ms, int count) {
   return ms->bvp.nx + count * ms->bvp.ny;
 }
+int rod_mshoot_max_nodes(const rod_mshoot *ms) { return ms->max_nodes; }
+
 int rod_mshoot_unknowns(const rod_mshoot *ms) {
   return unknowns_of(ms, ms->count);
 }

@@ -91,5 +91,7 @@ int rod_mshoot_dense_jacobian(rod_mshoot *ms, const double *X,
 int rod_mshoot_dense_jacobian_along(rod_mshoot *ms, const double *X,
                                     const double *yref, double *R, double *J);
 int rod_mshoot_unknowns(const rod_mshoot *ms);
+/* The interior nodes it was allocated for. */
+int rod_mshoot_max_nodes(const rod_mshoot *ms);
 
 #endif

@@ -307,6 +307,77 @@ START_TEST(small_load_elastic_energy) {
 }
 END_TEST
 
+/* ---- soft rods --------------------------------------------------------- */
+
+/* A rod clamped along +x hanging under its own weight, W = w L^3 / EI from
+ * 500 to 5000, where its static solutions grow by exp(2/3 sqrt W) =
+ * exp(15) to exp(47) along it (simple shooting resolves exp(15)): the tip
+ * (x, z) / L by validation/hanging_rod.py, collocation by SciPy's
+ * solve_bvp at a residual of 1e-10 in the angle form (the Kirchhoff rod,
+ * e = g = 0; the Cosserat rod with e = EI / (EA L^2) = 1e-5 and g = EI /
+ * (kappa G A L^2) = 2.6e-5, stretched by 1.7 % at the tip). */
+typedef struct {
+  double W, e, g, x, z;
+} hanging_ref;
+
+static const hanging_ref hanging[] = {
+    {500, 0, 0, 0.0658900366153, -0.9731170002663},
+    {1000, 0, 0, 0.0459864547569, -0.9811412692687},
+    {2000, 0, 0, 0.0322376837429, -0.9867369215022},
+    {5000, 0, 0, 0.0202402338112, -0.9916508681258},
+    {5000, 1e-5, 2.6e-5, 0.0198424584529, -1.0174013924946},
+};
+
+/* The hanging rod of ref on n nodes, L = 1 m, EI = 1 N m^2. */
+static void hanging_scenario(rod_scenario *sc, const hanging_ref *ref, int n) {
+  base_scenario(sc, 1.0, n);
+  const double d = sc->rod.diameter, A = M_PI * d * d / 4;
+  sc->environment.gravity[2] = -9.81;
+  sc->rod.density = ref->W / (A * 9.81);
+  if (ref->e > 0) {
+    sc->rod.model = ROD_MODEL_COSSERAT;
+    sc->rod.youngs_modulus = 1.0 / (ref->e * A);
+    sc->rod.shear_modulus = 1.0 / (ref->g * A);
+    sc->rod.shear_coefficient = 1.0;
+    sc->rod.has_shear_coefficient = true;
+  }
+}
+
+/* On 401 nodes RK4's error at W = 5000 is 6e-8 L (801: 4e-9 L, fourth
+ * order); required 1e-6 L. */
+static void check_hanging(const hanging_ref *ref) {
+  rod_scenario sc;
+  hanging_scenario(&sc, ref, 401);
+  static_result r;
+  ck_assert_int_eq(solve(&sc, &r), ROD_OK);
+  ck_assert_msg(fabs(r.tip[0] - ref->x) < 1e-6 &&
+                    fabs(r.tip[2] - ref->z) < 1e-6 && fabs(r.tip[1]) < 1e-12,
+                "W = %g: tip %.12g %.12g, reference %.12g %.12g", ref->W,
+                r.tip[0], r.tip[2], ref->x, ref->z);
+}
+
+START_TEST(soft_rod_hanging) { check_hanging(&hanging[_i]); }
+END_TEST
+
+/* The clamp carries the whole weight and the state is the stable one. */
+START_TEST(soft_rod_clamp_and_stability) {
+  rod_scenario sc;
+  hanging_scenario(&sc, &hanging[3], 401);
+  void *self = NULL;
+  rod_error err;
+  ck_assert_int_eq(rod_backend_kirchhoff.create(&sc, &self, &err), ROD_OK);
+  rod_step_stats ss;
+  ck_assert_int_eq(rod_backend_kirchhoff.solve_static(self, &ss), ROD_OK);
+  rod_static_report rep;
+  rod_backend_kirchhoff.static_report(self, &rep);
+  ck_assert_int_eq(rep.stable, 1);
+  rod_sample s;
+  rod_backend_kirchhoff.sample(self, &s);
+  ROD_ASSERT_NEAR(s.force[2], -5000.0, 1e-9);
+  rod_backend_kirchhoff.destroy(self);
+}
+END_TEST
+
 static Suite *statics_suite(void) {
   Suite *s = suite_create("statics");
   TCase *tc = tcase_create("known answers");
@@ -323,6 +394,9 @@ static Suite *statics_suite(void) {
   tcase_add_test(tc, stiff_cosserat_matches_kirchhoff);
   tcase_add_test(tc, cosserat_extension);
   tcase_add_test(tc, small_load_elastic_energy);
+  tcase_add_loop_test(tc, soft_rod_hanging, 0,
+                      (int)(sizeof hanging / sizeof hanging[0]));
+  tcase_add_test(tc, soft_rod_clamp_and_stability);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -11,6 +11,7 @@
  * the paper's rods solve so, as before. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lapacke.h>
@@ -204,7 +205,10 @@ static void fields_normalise(double *dy) {
 }
 
 /* The conjugate points of the state at the unknowns x (statics, loads
- * set); the last sweep is left at x. */
+ * set); the last sweep is left at x. A state solved by segments (x NULL)
+ * is read from the last sweep's nodes as they are, and they are kept: a
+ * sweep from the clamp would grow its rounding by the whole rod's
+ * exp(G). */
 static kr_stability stability(rod_kirchhoff *k, const double *x) {
   enum { NY = ROD_NY };
   kr_stability r = {.planar = kr_planar_symmetric(k)};
@@ -212,7 +216,11 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   const bool planar = k->planar;
   k->planar = false; /* out-of-plane directions too */
   double r6[6];
-  rod_shooting_residual(k->shoot, x, r6);
+  if (x)
+    rod_shooting_residual(k->shoot, x, r6);
+  else /* the segments' states, which each interval's tangent sweep
+          below rewrites at its end node */
+    memcpy(k->sol_y, k->node_y, (size_t)k->nodes * KR_NODE * sizeof(double));
   double y[NY * (1 + NY)], M[NY * NY], dy[3 * NY] = {0}, T[9];
   double ynext[NY];
   lapack_int ipiv[NY];
@@ -283,7 +291,10 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   }
   r.index = r.in + r.out;
   k->planar = planar;
-  rod_shooting_residual(k->shoot, x, r6);
+  if (x)
+    rod_shooting_residual(k->shoot, x, r6);
+  else
+    memcpy(k->node_y, k->sol_y, (size_t)k->nodes * KR_NODE * sizeof(double));
   return r;
 }
 
@@ -336,6 +347,147 @@ static int follow(kr_path_loads *pl, double *x, rod_step_stats *st,
     st->residual = res;
   }
   return s;
+}
+
+/* ---- soft rods: the loading path by segments ------------------------ */
+
+/* Growth of the static solutions along the rod (e-folds,
+ * rod_model_static_growth) beyond which simple shooting cannot resolve
+ * the state in double precision: its sweep from the clamp carries the
+ * rounding of its start, eps exp(G), into the tip's conditions (the
+ * robustness study: w L^3 / EI = 500, exp(14.9), solved; 1000, exp(21),
+ * not). Beyond it, or where the simple path fails, the path goes by
+ * segments (segments_path), up to the growth the segments resolve
+ * (w L^3 / EI = 50000, exp(149), solved; 1e5, exp(211), not; the
+ * failure's message, sim.c's static_reach, names a growth beyond it).
+ * Beyond that the simple path searches as before. */
+static const double kr_static_reach = 15.0, kr_segments_reach = 150.0;
+
+/* Error growth allowed over one segment of the static path, and its
+ * first and smallest load steps. */
+static const double kr_static_segment_growth = 10.0;
+static const double kr_segments_step0 = 0.05, kr_segments_step_min = 1e-4;
+
+/* Newton iterations a load step may take: one that takes more started
+ * too far from its state and may have reached another (w L^3 / EI =
+ * 1000 in steps of 0.05 from the straight rod: 29 iterations, to an
+ * unstable state, the tip 0.15 L off). */
+enum { kr_segments_iterations = 8 };
+
+/* The load steps' tolerance (scaled residual) before the full loads'
+ * solve at solver.tolerance: they only start the next step, and at 1e-12
+ * the chord iteration took more than kr_segments_iterations on 201
+ * points at w L^3 / EI = 5000 and the steps shrank to nothing. */
+static const double kr_segments_path_tolerance = 1e-6;
+
+/* Grid intervals per segment: the static solutions grow like exp(r s)
+ * with r = sqrt(T / EI) under a tension T (EI y'''' - T y'' = 0), at
+ * most T = F + w L at the clamp (rod_model_static_growth integrates the
+ * same rate over the rod: G / L for a tip force alone, 3/2 G / L at the
+ * clamp for the weight alone, the larger taken), so segments of
+ * ln(G_s) / r grow errors by at most G_s. */
+static int static_spacing(const rod_kirchhoff *k) {
+  const double L = k->model.length;
+  const double rate = 1.5 * rod_model_static_growth(&k->model, &k->sc) / L;
+  const double len = log(kr_static_segment_growth) / rate;
+  int n = (int)(len / (L / k->intervals));
+  /* no more segments than modified shooting holds: longer ones, each
+   * growing errors by more (w L^3 / EI = 50000, exp(4.6) each) */
+  const int most = rod_mshoot_max_nodes(k->mshoot) + 1;
+  n = n * most < k->intervals ? (k->intervals + most - 1) / most : n;
+  return n < 1 ? 1 : n;
+}
+
+/* The last sweep's node states, packed (nodes x ROD_NY). */
+static void pack_states(const rod_kirchhoff *k, double *z) {
+  for (int j = 0; j < k->nodes; j++)
+    memcpy(z + (size_t)j * ROD_NY, k->node_y + (size_t)j * KR_NODE,
+           ROD_NY * sizeof(double));
+}
+
+/* The loading path of pl from the unloaded rod to the full loads by
+ * modified shooting (multiple shooting, bvp/mshoot.h) on segments of
+ * bounded error growth (static_spacing), in load steps: each step's
+ * unknowns and segment states start from the last two steps' solutions
+ * extrapolated linearly in the load (the first from the unloaded rod);
+ * a step that fails is halved, one that succeeds doubles the next. No
+ * fold is followed (a soft rod hanging under its weight has none; the
+ * stability test after it says whether the state is stable). On
+ * success x holds the unknowns and the last sweep the state (the
+ * segments' sweeps, not a sweep of simple shooting from x). */
+static int segments_path(kr_path_loads *pl, double *x, rod_step_stats *st,
+                         int *steps) {
+  rod_kirchhoff *k = pl->k;
+  const size_t N = (size_t)k->nodes * ROD_NY;
+  double *z = malloc(3 * N * sizeof(double));
+  if (!z)
+    return ROD_ENOMEM;
+  double *z0 = z, *z1 = z + N, *ref = z + 2 * N; /* last, one before */
+  double x0[6] = {0}, x1[6] = {0}, xg[6], r[6];
+  double lam0 = 0.0, lam1 = -1.0, dl = kr_segments_step0;
+  apply_loads(pl, 0.0);
+  kr_set_planar(k);
+  rod_shooting_residual(k->shoot, x0, r); /* the unloaded rod */
+  st->integrations += 1;
+  pack_states(k, z0);
+  rod_mshoot_options mo = {
+      .spacing = static_spacing(k),
+      .drift = 0.0,
+      .tolerance = fmax(k->sc.solver.tolerance, kr_segments_path_tolerance),
+      .max_iterations = k->sc.solver.max_iterations,
+      .reuse_jacobian = false,
+      .attempts = 1,
+  };
+  int s = ROD_OK;
+  *steps = 0;
+  st->method = ROD_METHOD_MODIFIED;
+  while (lam0 < 1.0) {
+    const double lam = fmin(1.0, lam0 + dl);
+    const double a = lam1 >= 0 ? (lam - lam0) / (lam0 - lam1) : 0.0;
+    for (size_t i = 0; i < N; i++)
+      ref[i] = z0[i] + a * (z0[i] - z1[i]);
+    for (int i = 0; i < 6; i++)
+      xg[i] = x0[i] + a * (x0[i] - x1[i]);
+    apply_loads(pl, lam);
+    kr_set_planar(k);
+    rod_shooting_stats ss;
+    s = rod_mshoot_solve(k->mshoot, xg, ref, &mo, &ss);
+    kr_add_stats(st, &ss);
+    if (s == ROD_OK && ss.iterations > kr_segments_iterations)
+      s = ROD_ENOCONV; /* too far from the last state: maybe another one */
+    if (s == ROD_OK) {
+      double *t = z1;
+      z1 = z0;
+      z0 = t;
+      pack_states(k, z0);
+      memcpy(x1, x0, sizeof x1);
+      memcpy(x0, xg, sizeof x0);
+      lam1 = lam0;
+      lam0 = lam;
+      dl = fmin(2.0 * dl, 1.0);
+      (*steps)++;
+      continue;
+    }
+    if (s == ROD_ENOMEM || s == ROD_EINVAL)
+      break;
+    dl *= 0.5;
+    if (dl < kr_segments_step_min)
+      break;
+  }
+  if (lam0 >= 1.0) { /* the state at the full loads to solver.tolerance */
+    mo.tolerance = k->sc.solver.tolerance;
+    rod_shooting_stats ss;
+    s = rod_mshoot_solve(k->mshoot, x0, z0, &mo, &ss);
+    kr_add_stats(st, &ss);
+  }
+  free(z);
+  rod_mshoot_forget_jacobian(k->mshoot);
+  k->mshoot_c0 = -1.0;
+  apply_loads(pl, 1.0);
+  if (lam0 < 1.0 || s != ROD_OK)
+    return s == ROD_OK ? ROD_ENOCONV : s;
+  memcpy(x, x0, sizeof x0);
+  return ROD_OK;
 }
 
 /* The tip position of the last sweep (m). */
@@ -496,6 +648,22 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
   return finish(k, x, st);
 }
 
+/* The static state of a soft rod by segments (segments_path), stable or
+ * not as the conjugate-point test finds it. */
+static int soft_path(kr_path_loads *pl, double *x, rod_step_stats *st) {
+  rod_kirchhoff *k = pl->k;
+  rod_static_report *rep = &k->static_report;
+  memset(x, 0, 6 * sizeof(double));
+  int steps = 0;
+  const int status = segments_path(pl, x, st, &steps);
+  rep->path_steps += steps;
+  if (status != ROD_OK)
+    return status;
+  const kr_stability sb = stability(k, NULL);
+  rod_static_note_end(rep, sb.index, "conjugate-point test", 0, 0.0);
+  return finish(k, x, st);
+}
+
 int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   memset(st, 0, sizeof *st);
   rod_static_report *rep = &k->static_report;
@@ -533,9 +701,15 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
     return contact_path(&pl, st);
   rod_path_stats ps;
   memset(x, 0, sizeof x);
+  const double growth = rod_model_static_growth(&k->model, &k->sc);
+  const bool segments = growth <= kr_segments_reach;
+  if (segments && growth > kr_static_reach)
+    return soft_path(&pl, x, st);
   status = follow(&pl, x, st, &ps);
   rep->path_steps = ps.steps;
   rep->folds = ps.folds;
+  if (status != ROD_OK && segments && static_spacing(k) < k->intervals)
+    return soft_path(&pl, x, st);
   if (status != ROD_OK)
     return status;
   sb = stability(k, x);
