@@ -334,6 +334,11 @@ START_TEST(coarse_grid_warns) {
   ck_assert_ptr_nonnull(strstr(err, "use about 75 nodes"));
   ck_assert_ptr_nonnull(
       strstr(err, "good.ini: space.history: warning: at k h = 0.37 (20 nodes"));
+  /* the static state has no time step: neither warning */
+  st = rodsim("static good.ini -o s.h5 --set space.nodes=20 --set "
+              "time.dt=2e-4",
+              err, sizeof err);
+  ck_assert_msg(st == 0 && !strstr(err, "warning"), "exit %d: %s", st, err);
   /* a Runge-Kutta scheme's auto history is its stage records: no history
    * warning at k h = 0.54 (esdirk4's c0 = 4 / dt) */
   st = rodsim("bench good.ini --set space.nodes=20 --set time.scheme=esdirk4 "

@@ -173,6 +173,15 @@ int rod_sim_close_output(rod_sim *sim, const char *status);
  * sample went to a sink (the clock would go back). */
 int rod_sim_static(rod_sim *sim);
 
+/* How far rod_sim_static has come, for a progress line: called from
+ * another thread while it runs, the share of the loads its loading path
+ * has reached (0 to 1; the loads grow from the unloaded rod,
+ * docs/numerics.md, Statics), -1 while it is on no path (the direct
+ * solve, or the contact problem at the full loads) or when the backend
+ * does not tell; 1 once solved. Safe to call from any thread while sim
+ * exists. NULL: -1. */
+double rod_sim_static_progress(const rod_sim *sim);
+
 /* One time step of time.dt, or with time.tolerance one step of the size
  * the error estimate chooses (at most time.dt; rejected attempts are
  * retried inside), solving the static state first if it was not.

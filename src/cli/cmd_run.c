@@ -91,6 +91,12 @@ static int ps_tick(void *user) {
     return ROD_EINTR;
   return p->logger.tick(p->logger.user);
 }
+/* The static solve's share of the loads reached (rod_sim_static_progress),
+ * for the waiting line. */
+static double static_share(const void *sim) {
+  return rod_sim_static_progress(sim);
+}
+
 static void ps_progress(void *user, double t, double t_end, int steps,
                         double wall) {
   progress_sink *p = user;
@@ -332,8 +338,8 @@ static int run_common(int argc, char **argv, bool static_only) {
            "written (it held no sample)\n",
            pr.tty && !pr.quiet ? "\r\033[K" : "", sc.source, sc.output.file);
   in_static = !interrupted;
-  /* the static solve reports no progress: its time so far */
-  cli_progress_wait(&pr, "solving the static state");
+  /* the static solve's time so far and the loads its path has reached */
+  cli_progress_wait_share(&pr, "solving the static state", static_share, sim);
   int st = rod_sim_static(sim);
   cli_progress_waited(&pr);
   in_static = 0;

@@ -262,11 +262,17 @@ static void *wait_main(void *arg) {
   pthread_mutex_lock(&p->lock);
   while (!p->stop_waiting) {
     const double waited = now() - p->wait_start;
-    char so_far[32], text[192];
+    char so_far[32], text[256];
     cli_duration(waited, so_far, sizeof so_far);
+    const double share = p->share ? p->share(p->share_user) : -1.0;
     if (!p->tty || waited >= wait_shown_after) {
-      snprintf(text, sizeof text, "%s: %s so far (Ctrl-C stops)", p->wait_text,
-               so_far);
+      if (share >= 0)
+        snprintf(text, sizeof text,
+                 "%s: %.0f %% of the loads, %s so far (Ctrl-C stops)",
+                 p->wait_text, 100.0 * share, so_far);
+      else
+        snprintf(text, sizeof text, "%s: %s so far (Ctrl-C stops)",
+                 p->wait_text, so_far);
       line(p, text, text);
     }
     struct timespec until;
@@ -296,6 +302,18 @@ void cli_progress_wait(cli_progress *p, const char *what) {
   pthread_sigmask(SIG_SETMASK, &before, NULL);
 }
 
+void cli_progress_wait_share(cli_progress *p, const char *what,
+                             double (*share)(const void *user),
+                             const void *user) {
+  if (p->quiet || p->waiting)
+    return;
+  pthread_mutex_lock(&p->lock);
+  p->share = share;
+  p->share_user = user;
+  pthread_mutex_unlock(&p->lock);
+  cli_progress_wait(p, what);
+}
+
 void cli_progress_waited(cli_progress *p) {
   if (!p->waiting)
     return;
@@ -306,6 +324,7 @@ void cli_progress_waited(cli_progress *p) {
   pthread_join(p->waiter, NULL);
   p->waiting = false;
   pthread_mutex_lock(&p->lock);
+  p->share = NULL;
   erase(p);
   pthread_mutex_unlock(&p->lock);
 }

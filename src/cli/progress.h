@@ -40,6 +40,10 @@ typedef struct {
   bool waiting, stop_waiting;
   char wait_text[128];
   double wait_start;
+  /* the waited work's share done (0 to 1; < 0: not known), polled by the
+   * waiting thread (cli_progress_wait_share) */
+  double (*share)(const void *user);
+  const void *share_user;
 } cli_progress;
 
 /* Start: source names the work in messages; quiet silences everything. */
@@ -76,6 +80,12 @@ void cli_progress_note(cli_progress *p, const char *fmt, ...)
  * first cli_progress_step. Called from the thread that feeds p. */
 void cli_progress_wait(cli_progress *p, const char *what);
 void cli_progress_waited(cli_progress *p);
+/* The same with the share done, share(user) (0 to 1, polled each second
+ * from the waiting thread; < 0 while not known), shown beside the time:
+ * "solving the static state: 40 % of the loads, 3 s so far". */
+void cli_progress_wait_share(cli_progress *p, const char *what,
+                             double (*share)(const void *user),
+                             const void *user);
 
 /* Erase the terminal's line before other output. */
 void cli_progress_clear(cli_progress *p);

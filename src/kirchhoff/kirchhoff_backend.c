@@ -88,6 +88,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   if (!k)
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   k->sc = *sc;
+  atomic_init(&k->static_progress, -1.0);
   rod_model_init(&k->model, sc);
   int st = rod_inputs_load(sc, &k->inputs, err);
   if (st != ROD_OK) {
@@ -254,6 +255,11 @@ static void set_tolerance(void *self, double tol) {
   k->step_tolerance = tol;
 }
 
+static double static_progress(void *self) {
+  rod_kirchhoff *k = self;
+  return atomic_load_explicit(&k->static_progress, memory_order_relaxed);
+}
+
 static const char *refusal(void *self) {
   rod_kirchhoff *k = self;
   return k->contact ? kr_contact_refusal(k) : "";
@@ -270,4 +276,5 @@ const rod_backend_ops rod_backend_kirchhoff = {
     .set_drive = set_drive,
     .set_tolerance = set_tolerance,
     .refusal = refusal,
+    .static_progress = static_progress,
 };

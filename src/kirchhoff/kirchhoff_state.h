@@ -6,6 +6,7 @@
 #ifndef ROD_KIRCHHOFF_STATE_H
 #define ROD_KIRCHHOFF_STATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "bvp/mshoot.h"
@@ -171,7 +172,11 @@ typedef struct rod_kirchhoff {
   bool have_jacobian_c0;
   double jacobian_c0;              /* c0 the stored Jacobian belongs to */
   rod_static_report static_report; /* how the static state was found */
-  kr_contact *contact;             /* NULL: the scenario has no bodies */
+  /* the static solve's loads reached on its loading path (0 to 1; -1
+   * before a path starts: the direct solve, the contact problem at the
+   * full loads), read from other threads (rod_sim_static_progress) */
+  _Atomic double static_progress;
+  kr_contact *contact; /* NULL: the scenario has no bodies */
 
   /* The grid in time (kirchhoff_regrid.c): the output grid (the static
    * state's, /rod/s), the nodes at the planes' contact boundaries of the

@@ -56,12 +56,25 @@ static void apply_loads(const kr_path_loads *pl, double lambda) {
     k->loads.tip_force[i] += e * pl->extra[i];
 }
 
+/* The loads reached on a loading path, for rod_sim_static_progress: the
+ * largest lambda solved so far (the path may pass a fold and come back),
+ * or -1 off a path. */
+static void note_progress(rod_kirchhoff *k, double lambda) {
+  const double was =
+      atomic_load_explicit(&k->static_progress, memory_order_relaxed);
+  if (lambda < 0 || lambda > was)
+    atomic_store_explicit(&k->static_progress, fmin(lambda, 1.0),
+                          memory_order_relaxed);
+}
+
 static int path_residual(void *user, const double *x, double lambda, double *r,
                          double *J) {
   kr_path_loads *pl = user;
   apply_loads(pl, lambda);
   int s = J ? rod_shooting_jacobian(pl->k->shoot, x, r, J)
             : rod_shooting_residual(pl->k->shoot, x, r);
+  if (s == ROD_OK && J && !pl->release)
+    note_progress(pl->k, lambda);
   return s == ROD_OK ? 0 : 1;
 }
 
@@ -425,6 +438,7 @@ static int segments_path(kr_path_loads *pl, double *x, rod_step_stats *st,
   double *z0 = z, *z1 = z + N, *ref = z + 2 * N; /* last, one before */
   double x0[6] = {0}, x1[6] = {0}, xg[6], r[6];
   double lam0 = 0.0, lam1 = -1.0, dl = kr_segments_step0;
+  note_progress(k, 0.0);
   apply_loads(pl, 0.0);
   kr_set_planar(k);
   rod_shooting_residual(k->shoot, x0, r); /* the unloaded rod */
@@ -464,6 +478,7 @@ static int segments_path(kr_path_loads *pl, double *x, rod_step_stats *st,
       memcpy(x0, xg, sizeof x0);
       lam1 = lam0;
       lam0 = lam;
+      note_progress(k, lam);
       dl = fmin(2.0 * dl, 1.0);
       (*steps)++;
       continue;
@@ -517,7 +532,9 @@ static void imperfection(rod_kirchhoff *k, const kr_stability *sb,
   v3_scale(f, ROD_STATIC_IMPERFECTION * load, dir);
 }
 
-static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+/* The static state at x: pressed against the bodies, post-processed and
+ * accepted as the first step's start. */
+static int finish_state(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   if (k->contact) { /* the rod pressed against the bodies it would enter */
     int s = kr_contact_static(k, x, st);
     if (s != ROD_OK)
@@ -549,6 +566,13 @@ static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
   if (k->contact)
     kr_contact_accept(k, false); /* the positions the first step starts from */
   return ROD_OK;
+}
+
+static int finish(rod_kirchhoff *k, double *x, rod_step_stats *st) {
+  int s = finish_state(k, x, st);
+  if (s == ROD_OK)
+    note_progress(k, 1.0);
+  return s;
 }
 
 /* True when the rod's way from its unloaded shape to the state x (loads
@@ -591,6 +615,7 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
   int moves = 0; /* nodes moved into bodies */
   kr_contact_reset(k);
   apply_loads(pl, 0.0);
+  note_progress(k, 0.0);
   int s = kr_contact_static(k, x, st);
   if (s != ROD_OK)
     return s;
@@ -629,6 +654,7 @@ static int contact_path(kr_path_loads *pl, rod_step_stats *st) {
         kr_contact_moved(k) <= kr_contact_path_move * k->model.length &&
         !crossed) {
       f = fn;
+      note_progress(k, f);
       df = fmin(2.0 * df, kr_contact_load_step);
       kr_contact_save(k);
       continue;
@@ -669,6 +695,7 @@ int kr_solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   rod_static_report *rep = &k->static_report;
   memset(rep, 0, sizeof *rep);
   rep->stable = -1;
+  note_progress(k, -1.0); /* the direct solve */
   if (k->contact)
     kr_contact_refusal_clear(k);
   rod_bdf_coeffs zero = {0, 0, 0, 0};

@@ -38,6 +38,10 @@ typedef struct rod_backend_ops {
    * rather than failed to converge (a body passed through); "" otherwise
    * (may be NULL). */
   const char *(*refusal)(void *self);
+  /* While solve_static runs, from another thread: the share of the loads
+   * its loading path has reached (0 to 1), -1 when it is on no path (may
+   * be NULL: not told). */
+  double (*static_progress)(void *self);
 } rod_backend_ops;
 
 extern const rod_backend_ops rod_backend_kirchhoff;

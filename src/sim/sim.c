@@ -392,6 +392,12 @@ static void static_reach(rod_sim *sim) {
              growth);
 }
 
+double rod_sim_static_progress(const rod_sim *sim) {
+  if (!sim || !sim->ops->static_progress)
+    return -1.0;
+  return sim->ops->static_progress(sim->self);
+}
+
 int rod_sim_static(rod_sim *sim) {
   if (!sim)
     return ROD_EINVAL;
