@@ -42,6 +42,48 @@ START_TEST(auto_nodes_follow_the_step) {
 }
 END_TEST
 
+/* Under time.tolerance (a Runge-Kutta scheme): beta h <= 0.82 for the
+ * shortest mode whose amplitude, a step load's A (1.8751 / beta L)^4 with
+ * A = kappa L^2 / 3, exceeds the tolerance: nodes grow like
+ * tolerance^-1/4, whatever time.dt; 31 on the weight release at 5e-6 m,
+ * where the work-precision study chose 30 (the weight's moment w L and
+ * the rod's own weight, over EI). */
+START_TEST(auto_nodes_follow_the_tolerance) {
+  rod_scenario sc;
+  rod_test_load(&sc, "weight_release.ini");
+  sc.time.scheme = ROD_SCHEME_ESDIRK4;
+  sc.time.has_tolerance = true;
+  rod_model m;
+  rod_model_init(&m, &sc);
+  const double L = sc.rod.length, EI = m.K[0];
+  const double M = 0.5 * m.rho_area * 9.81 * L * L + sc.tip.mass * 9.81 * L;
+  const double A = M / EI * L * L / 3;
+  const double tols[] = {5e-6, 5e-6 / 16, 5e-6 / 256};
+  int last = 0;
+  for (int i = 0; i < 3; i++) {
+    sc.time.tolerance = tols[i];
+    const double beta = 1.875104068711961 / L * pow(A / tols[i], 0.25);
+    ROD_ASSERT_NEAR(rod_model_tolerance_wavenumber(&m, &sc), beta,
+                    1e-12 * beta);
+    const int n = rod_model_nodes(&m, &sc);
+    ck_assert_int_eq(n, (int)ceil(beta * L / 0.82) + 1);
+    for (int k = 0; k < 2; k++) { /* not time.dt */
+      sc.time.dt = k ? 1e-4 : 1e-2;
+      ck_assert_int_eq(rod_model_nodes(&m, &sc), n);
+    }
+    if (last) /* a tolerance 16 times smaller: about twice the nodes */
+      ROD_ASSERT_NEAR((double)(n - 1) / (last - 1), 2.0, 0.05);
+    last = n;
+  }
+  sc.time.tolerance = 5e-6;
+  ck_assert_int_eq(rod_model_nodes(&m, &sc), 31);
+  /* BDF-alpha takes no tolerance: its grid follows time.dt */
+  sc.time.scheme = ROD_SCHEME_BDF_ALPHA;
+  sc.time.dt = 2e-3;
+  ck_assert_int_eq(rod_model_nodes(&m, &sc), 49);
+}
+END_TEST
+
 /* The tip's largest deviation (m) from a run on 400 nodes over 0.05 s. */
 static double deviation(rod_scenario sc) {
   rod_sim_result res;
@@ -109,6 +151,7 @@ static Suite *resolution_suite(void) {
   TCase *tc = tcase_create("auto");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, auto_nodes_follow_the_step);
+  tcase_add_test(tc, auto_nodes_follow_the_tolerance);
   tcase_add_test(tc, refined_step_keeps_accuracy);
   tcase_add_test(tc, thick_cosserat_strike_is_balanced);
   suite_add_tcase(s, tc);

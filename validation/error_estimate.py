@@ -6,7 +6,8 @@ the converged reference of the work-precision study (workprec.py: esdirk4
 at 0.125 ms on 200 nodes), on the weight release (2 s), the impulse
 (0.5 s) and a heavy release (the weight release's rod with
 M g L^2 / EI = 10, 0.3 s), by BDF-alpha on the grid space.nodes = auto
-takes at each step and by esdirk4 at fixed steps. Also at a quarter, half
+takes at each step, by esdirk4 at fixed steps and under time.tolerance
+(two of the run's steps as one step of the companion). Also at a quarter, half
 and three quarters of each run (the estimate so far against the error so
 far), and the cost: CPU time with the estimate over CPU time without.
 
@@ -44,6 +45,10 @@ def runs(quick):
         out.append((f"esdirk4 {dt * 1e3:g} ms, {n} nodes",
                     {"time.scheme": "esdirk4", "time.dt": dt,
                      "space.nodes": n}))
+    # under time.tolerance, on the grid auto takes from the tolerance
+    for tol in ([1e-5] if quick else [1e-5, 5e-6]):
+        out.append((f"esdirk4 time.tolerance {tol:g} m",
+                    {"time.scheme": "esdirk4", "time.tolerance": tol}))
     return out
 
 

@@ -81,11 +81,14 @@ typedef struct {
    * up to which the estimate holds (s: the run's time, or earlier when
    * the companion solution failed); the time.dt that would bring the
    * estimate to 1% of the motion (s; time.dt itself when it is within, or
-   * within a millionth of the rod's length). */
+   * within a millionth of the rod's length, or under time.tolerance); under
+   * time.tolerance the time.tolerance that would (m; the tolerance itself
+   * when it is within; 0 without time.tolerance). */
   double error_estimate;
   double tip_motion;
   double error_estimate_until;
   double error_estimate_dt;
+  double error_estimate_tolerance;
   char message[256]; /* why the simulation stopped, when it did */
 } rod_sim_result;
 
@@ -277,7 +280,8 @@ void rod_sim_get_result(const rod_sim *sim, rod_sim_result *out);
  * "fallbacks", "max_residual", "wall_time", "step_wall", the last step's
  * (or the static solve's) "last_iterations", "last_integrations",
  * "last_residual", "last_method", "status", and the run's error estimate:
- * "error_estimate", "tip_motion", "error_estimate_dt" (rod_sim_result).
+ * "error_estimate", "tip_motion", "error_estimate_dt",
+ * "error_estimate_tolerance" (rod_sim_result).
  * ROD_EINVAL for another name. */
 int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value);
 

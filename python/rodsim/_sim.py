@@ -504,7 +504,7 @@ class Sim:
               "last_iterations": int, "last_integrations": int,
               "last_residual": float, "last_method": int, "status": int,
               "error_estimate": float, "tip_motion": float,
-              "error_estimate_dt": float}
+              "error_estimate_dt": float, "error_estimate_tolerance": float}
 
     @_locked
     def stats(self):
@@ -513,7 +513,8 @@ class Sim:
         integrations and method, the status), the rest as floats (time,
         residuals, wall times in s; the run's estimate of its largest tip
         error, m, -1 when it makes none, the tip's motion, m, and the
-        time.dt that would bring the estimate within 1% of it, s:
+        time.dt that would bring the estimate within 1% of it, s, or under
+        time.tolerance the time.tolerance that would, m:
         docs/numerics.md, the run's error estimate)."""
         out, v = {}, ctypes.c_double()
         for name, kind in self._STATS.items():

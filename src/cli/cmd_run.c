@@ -122,6 +122,15 @@ static void report_estimate(const rod_scenario *sc, const rod_sim_result *res) {
     printf(" up to t = %.6g s, where its companion at 2 time.dt failed",
            res->error_estimate_until);
   printf("\n");
+  if (res->error_estimate_tolerance > 0 &&
+      res->error_estimate_tolerance < sc->time.tolerance)
+    fprintf(stderr,
+            "rodsim: %s: time.tolerance: warning: the tip's error is "
+            "estimated at %.3g mm, %.2g%% of its motion; time.tolerance = %g "
+            "would bring it within 1%% (docs/numerics.md, the run's error "
+            "estimate)\n",
+            sc->source, res->error_estimate * 1e3, 100 * share,
+            res->error_estimate_tolerance);
   if (res->error_estimate_dt > 0 && res->error_estimate_dt < sc->time.dt)
     fprintf(stderr,
             "rodsim: %s: time.dt: warning: the tip's error is estimated at "

@@ -85,13 +85,23 @@ double rod_model_step_wavenumber(const rod_model *m, double c0);
  * (backward Euler) and the BDF-alpha steps. */
 double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc);
 
+/* The wavenumber (1/m) of the shortest clamped-free bending mode whose
+ * amplitude exceeds time.tolerance when the loads excite the modes as a
+ * step load does, a_n = A (beta_1 / beta_n)^4 with A = kappa L^2 / 3 the
+ * deflection of the loads' curvature bound (kappa without the
+ * precurvature): beta = (1.8751 / L) (A / tolerance)^(1/4). */
+double rod_model_tolerance_wavenumber(const rod_model *m,
+                                      const rod_scenario *sc);
+
 /* space.nodes = auto (docs/numerics.md): the fewest grid nodes, at least
  * ROD_AUTO_NODES_MIN, with k h <= 0.2 for the run's steps (RK4's error
  * (k h)^4, cubic Hermite and stage history both stable there, Euler within
- * its limit with alpha < -0.4) and kappa h <= 0.25 for a bound on the
- * static curvature (|moment of every load about any section| / EI + |u*|;
- * RK4's static error about 1e-8 L there). Capped at ROD_AUTO_NODES_MAX;
- * *needed (may be NULL) is the count before the cap. */
+ * its limit with alpha < -0.4), or under time.tolerance (a Runge-Kutta
+ * scheme) beta h <= 0.82 for the tolerance's wavenumber above, and kappa h
+ * <= 0.25 for a bound on the static curvature (|moment of every load about
+ * any section| / EI + |u*|; RK4's static error about 1e-8 L there). Capped
+ * at ROD_AUTO_NODES_MAX; *needed (may be NULL) is the count before the
+ * cap. */
 enum { ROD_AUTO_NODES_MIN = 20, ROD_AUTO_NODES_MAX = 4000 };
 int rod_model_auto_nodes(const rod_model *m, const rod_scenario *sc,
                          int *needed);

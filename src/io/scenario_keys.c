@@ -186,19 +186,22 @@ const key_def rod_keys[] = {
      "step-size control: local error allowed per step, as the displacement "
      "of the rod along its length that the estimated errors of curvature "
      "and strain make, and velocity errors / omega_1 (the first clamped "
-     "mode); time.dt is then the first and the largest step, "
-     "and the shooting's tolerance becomes 0.2 tolerance / L"},
+     "mode); time.dt is then the first and the largest step, the "
+     "shooting's tolerance in a step becomes 0.2 tolerance / L, and "
+     "space.nodes = auto sizes the grid from the tolerance; the largest "
+     "tip error over a run is about 10 to 20 times it (docs/numerics.md)"},
     B("time", "error_estimate", time.error_estimate, "true",
-      "a run with fixed steps estimates its largest tip error from a "
-      "companion solution at twice time.dt on the same grid (0.3 to 0.9 "
-      "times the run's cost again): /error_estimate, the summary line, a "
-      "warning "
-      "above 1% of the tip's motion (docs/numerics.md)"),
+      "a run estimates its largest tip error from a companion solution on "
+      "the same grid at twice time.dt (under time.tolerance: two of the "
+      "run's steps as one), 0.3 to 0.9 times the run's cost again: "
+      "/error_estimate, the summary line, a warning above 1% of the tip's "
+      "motion (docs/numerics.md)"),
     {"space", "nodes", KEY_INT_AUTO, OFF(space.nodes), 0, "auto",
      RANGE_AT_LEAST, 2, 10000000, NULL, 0, "",
      "grid points along s (kirchhoff backend); auto: from the step's length "
-     "scale (k h <= 0.2, k^4 = rhoA c0^2 / EI) and the static curvature "
-     "(kappa h <= 0.25), at least 20 (docs/numerics.md)"},
+     "scale (k h <= 0.2, k^4 = rhoA c0^2 / EI), or under time.tolerance "
+     "from the shortest mode the tolerance asks for, and the static "
+     "curvature (kappa h <= 0.25), at least 20 (docs/numerics.md)"},
     E("space", "integrator", space.integrator, "rk4", space_names,
       "integrator in arclength: euler (order 1) or rk4 (order 4)"),
     E("space", "history", space.history, "auto", history_names,

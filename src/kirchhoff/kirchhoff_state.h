@@ -199,11 +199,15 @@ typedef struct rod_kirchhoff {
    * stages the next stages are predicted from. */
   const rod_dirk_table *scheme, *start_scheme;
   rod_dirk_stages *dirk;
-  double *dirk_err;              /* points x KR_HW: the step's error estimate */
-  double step_tolerance;         /* m: steps with a larger error are rejected */
-  double velocity_error_scale;   /* s: m of position per m/s of velocity
-                                    error (time.tolerance) */
-  double stage_t[KR_STAGE_PAST]; /* s, newest first */
+  double *dirk_err;      /* points x KR_HW: the step's error estimate */
+  double step_tolerance; /* m: steps with a larger error are rejected */
+  double step_shooting_tolerance;   /* under time.tolerance, the shooting's of
+                                       the time steps (the static state takes
+                                       the tighter of it and solver.tolerance);
+                                       0: solver.tolerance throughout */
+  double velocity_error_scale;      /* s: m of position per m/s of velocity
+                                       error (time.tolerance) */
+  double stage_t[KR_STAGE_PAST];    /* s, newest first */
   double stage_x[KR_STAGE_PAST][6]; /* their unknowns */
   double *stage_y[KR_STAGE_PAST];   /* nodes x ROD_NY: their states */
   int n_stage;                      /* how many are valid */

@@ -35,8 +35,8 @@ static double error_order(const rod_scenario *sc) {
 
 void rod_errest_init(rod_error_estimate *e, const rod_scenario *sc) {
   memset(e, 0, sizeof *e);
-  e->on = sc->time.error_estimate && !sc->time.has_tolerance &&
-          sc->time.duration > 0;
+  e->on = sc->time.error_estimate && sc->time.duration > 0;
+  e->control = sc->time.has_tolerance;
   e->order = error_order(sc);
   e->floor = 1e-6 * sc->rod.length;
 }
@@ -84,16 +84,18 @@ void rod_errest_start(rod_error_estimate *e, const rod_backend_ops *ops,
   e->wall += now() - w0;
 }
 
-void rod_errest_step(rod_error_estimate *e, int step, double t,
-                     const double tip[3]) {
+void rod_errest_step(rod_error_estimate *e, double t, const double tip[3],
+                     bool corner) {
   if (!e->started) /* no tip at t = 0 either */
     return;
   double d = 0;
   for (int i = 0; i < 3; i++)
     d += (tip[i] - e->tip0[i]) * (tip[i] - e->tip0[i]);
   e->motion = fmax(e->motion, sqrt(d));
-  if (e->failed || step % 2)
+  e->pending++;
+  if (e->failed || (e->pending < 2 && !(corner && e->control)))
     return;
+  e->pending = 0;
   const double w0 = now();
   rod_step_stats st;
   double c[3];
@@ -117,32 +119,55 @@ void rod_errest_drive(rod_error_estimate *e, const rod_drive *drive) {
     e->failed = true;
 }
 
-double rod_errest_step_for(const rod_error_estimate *e, double dt,
-                           double fraction) {
-  if (!e->started)
-    return 0;
-  const double want = fraction * e->motion;
-  if (e->estimate <= fmax(want, e->floor))
-    return dt;
-  /* first order, below e->order: between steps at which the modes'
-   * phase errors are not small the largest error falls more slowly than
-   * at its order (BDF-alpha on the weight release: 4.9, 3.2, 1.3 mm at 2,
-   * 1, 0.5 ms), and the step named must meet the fraction */
-  const double h = dt * want / e->estimate;
-  const double decade = pow(10.0, floor(log10(h)));
+/* x rounded down to 1, 2 or 5 times a power of ten. */
+static double round_down_125(double x) {
+  const double decade = pow(10.0, floor(log10(x)));
   const double steps[3] = {5, 2, 1};
   for (int i = 0; i < 3; i++)
-    if (steps[i] * decade <= h * (1 + 1e-12))
+    if (steps[i] * decade <= x * (1 + 1e-12))
       return steps[i] * decade;
   return decade;
 }
 
-void rod_errest_note(const rod_error_estimate *e, double dt, double t,
-                     rod_sim_result *res) {
+/* The setting (time.dt or time.tolerance, now `value`) that brings E to
+ * `fraction` of the motion when E falls like the setting^(1 / exponent):
+ * value itself when E is within; 0 when no estimate. */
+static double setting_for(const rod_error_estimate *e, double value,
+                          double fraction, double exponent) {
+  if (!e->started)
+    return 0;
+  const double want = fraction * e->motion;
+  if (e->estimate <= fmax(want, e->floor))
+    return value;
+  return round_down_125(value * pow(want / e->estimate, exponent));
+}
+
+double rod_errest_step_for(const rod_error_estimate *e, double dt,
+                           double fraction) {
+  /* first order, below e->order: between steps at which the modes'
+   * phase errors are not small the largest error falls more slowly than
+   * at its order (BDF-alpha on the weight release: 4.9, 3.2, 1.3 mm at 2,
+   * 1, 0.5 ms), and the step named must meet the fraction */
+  return setting_for(e, dt, fraction, 1.0);
+}
+
+double rod_errest_tolerance_for(const rod_error_estimate *e, double tolerance,
+                                double fraction) {
+  return setting_for(e, tolerance, fraction, 1.25);
+}
+
+void rod_errest_note(const rod_error_estimate *e, const rod_scenario *sc,
+                     double t, rod_sim_result *res) {
+  const double dt = sc->time.dt;
   res->error_estimate = e->on ? e->estimate : -1;
   res->tip_motion = e->motion;
   res->error_estimate_until = e->failed ? e->until : t;
-  res->error_estimate_dt = e->started ? rod_errest_step_for(e, dt, 0.01) : dt;
+  res->error_estimate_dt =
+      e->started && !e->control ? rod_errest_step_for(e, dt, 0.01) : dt;
+  res->error_estimate_tolerance =
+      e->started && e->control
+          ? rod_errest_tolerance_for(e, sc->time.tolerance, 0.01)
+          : 0;
 }
 
 void rod_errest_free(rod_error_estimate *e) {

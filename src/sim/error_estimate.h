@@ -8,8 +8,9 @@
  * of a released or struck rod shows, lower than the scheme's (the modes
  * the steps do not follow, docs/validation.md): measured 1.4 for the
  * second-order schemes (BDF-alpha, generalized-alpha), 2 for the
- * fourth-order ones. Fixed steps only: a run under time.tolerance makes
- * none. */
+ * fourth-order ones. Under time.tolerance the companion takes every two
+ * of the run's steps as one (and ends a step wherever the run's step ends
+ * at a corner of the loads), with the run's shooting tolerance. */
 #ifndef ROD_ERROR_ESTIMATE_H
 #define ROD_ERROR_ESTIMATE_H
 
@@ -32,14 +33,16 @@ typedef struct {
   double estimate; /* m, E(t) at the last time compared */
   double until;    /* s, the last time compared */
   double order;    /* p */
+  int pending;     /* the run's steps since the companion's last */
+  bool control;    /* the run's steps follow time.tolerance */
   double floor;    /* m, an estimate within it is never warned about: a
                       millionth of the rod's length (a rod at rest moves
                       by rounding alone) */
   double wall;     /* s, wall time spent on the companion */
 } rod_error_estimate;
 
-/* e for a run of sc (on when time.error_estimate is and the steps are
- * fixed); nothing is allocated. */
+/* e for a run of sc (on when time.error_estimate is); nothing is
+ * allocated. */
 void rod_errest_init(rod_error_estimate *e, const rod_scenario *sc);
 
 /* Start the companion after the run's first step: the run's scenario sc
@@ -51,10 +54,11 @@ void rod_errest_start(rod_error_estimate *e, const rod_backend_ops *ops,
                       int nodes, const rod_drive *drive,
                       const rod_scenario *sc);
 
-/* After the run's step `step` to time t with its tip: the motion, and at
- * every even step the companion's step to t and E(t). */
-void rod_errest_step(rod_error_estimate *e, int step, double t,
-                     const double tip[3]);
+/* After each of the run's steps, to time t with its tip: the motion, and
+ * at every second step (or a step ending at a corner of the loads: corner,
+ * under time.tolerance) the companion's step to t and E(t). */
+void rod_errest_step(rod_error_estimate *e, double t, const double tip[3],
+                     bool corner);
 
 /* The loads and clamp motion set between the run's steps. */
 void rod_errest_drive(rod_error_estimate *e, const rod_drive *drive);
@@ -66,12 +70,23 @@ void rod_errest_drive(rod_error_estimate *e, const rod_drive *drive);
 double rod_errest_step_for(const rod_error_estimate *e, double dt,
                            double fraction);
 
-/* The estimate into the result of a run at time t with steps dt: its
+/* The time.tolerance that would bring E to `fraction` of the tip's
+ * motion: tolerance (fraction motion / E)^(5/4) (the largest error of the
+ * fourth-order schemes falls like tolerance^0.8 or faster, the tolerance
+ * proportionality of a p-th order local error control, p / (p + 1)),
+ * rounded down to 1, 2 or 5 times a power of ten; tolerance when E is
+ * within; 0 when no estimate. */
+double rod_errest_tolerance_for(const rod_error_estimate *e, double tolerance,
+                                double fraction);
+
+/* The estimate into the result of a run of sc at time t: its
  * error_estimate (-1 when e makes none), tip_motion, error_estimate_until
- * (t, or the companion's last time when it failed) and error_estimate_dt
- * (rod_errest_step_for at 1%). */
-void rod_errest_note(const rod_error_estimate *e, double dt, double t,
-                     rod_sim_result *res);
+ * (t, or the companion's last time when it failed), error_estimate_dt
+ * (rod_errest_step_for at 1%; time.dt under time.tolerance) and
+ * error_estimate_tolerance (rod_errest_tolerance_for at 1% under
+ * time.tolerance, else 0). */
+void rod_errest_note(const rod_error_estimate *e, const rod_scenario *sc,
+                     double t, rod_sim_result *res);
 
 void rod_errest_free(rod_error_estimate *e);
 

@@ -155,7 +155,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   rod_energy_watch_init(&sim->watch, sc);
   rod_guard_init(&sim->guard, sc);
   rod_errest_init(&sim->est, sc);
-  rod_errest_note(&sim->est, sc->time.dt, 0, &sim->res);
+  rod_errest_note(&sim->est, sc, 0, &sim->res);
   st = ops->create(&sim->sc, &sim->self, err);
   if (st != ROD_OK) {
     free(sim);
@@ -614,9 +614,12 @@ static void estimate_step(rod_sim *sim) {
   if (sim->step == 1)
     rod_errest_start(&sim->est, sim->ops, sim->cur.points, &sim->drive,
                      &sim->sc);
-  rod_errest_step(&sim->est, sim->step, sim->t,
-                  sim->cur.position + 3 * (sim->cur.points - 1));
-  rod_errest_note(&sim->est, sim->sc.time.dt, sim->t, &sim->res);
+  bool corner = false; /* the step ended at a corner of the loads */
+  for (int i = 0; i < sim->nbreaks; i++)
+    corner |= fabs(sim->t - sim->breaks[i]) <= 1e-12 * sim->breaks[i];
+  rod_errest_step(&sim->est, sim->t,
+                  sim->cur.position + 3 * (sim->cur.points - 1), corner);
+  rod_errest_note(&sim->est, &sim->sc, sim->t, &sim->res);
 }
 
 int rod_sim_step(rod_sim *sim) {

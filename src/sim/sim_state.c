@@ -96,6 +96,7 @@ int rod_sim_get_stat(const rod_sim *sim, const char *name, double *value) {
                {"error_estimate", r->error_estimate},
                {"tip_motion", r->tip_motion},
                {"error_estimate_dt", r->error_estimate_dt},
+               {"error_estimate_tolerance", r->error_estimate_tolerance},
                {"status", r->status}};
   for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
     if (strcmp(stats[i].name, name) == 0) {

@@ -73,6 +73,21 @@ static int cs_tick(void *user) {
 }
 
 /* What the run warns about as `rodsim run` does on stderr, on one line. */
+/* The run's error estimate above 1% of the tip's motion, with the setting
+ * (time.dt or time.tolerance, key) that would bring it within. */
+static void warn_estimate(rod_case_record *rec, const rod_sim_result *res,
+                          const char *key, double setting) {
+  if (!(res->tip_motion > 0))
+    return;
+  char text[ROD_SWEEP_TEXT];
+  sweep_format(text, sizeof text,
+               "%s: the tip's error is estimated at %.3g mm, %.2g%% of its "
+               "motion; %s = %g would bring it within 1%%",
+               key, res->error_estimate * 1e3,
+               100 * res->error_estimate / res->tip_motion, key, setting);
+  sweep_append(rec->warning, sizeof rec->warning, text);
+}
+
 static void run_warnings(const rod_scenario *sc, const rod_sim_result *res,
                          rod_case_record *rec) {
   char text[ROD_SWEEP_TEXT];
@@ -85,16 +100,11 @@ static void run_warnings(const rod_scenario *sc, const rod_sim_result *res,
                  res->implausible);
     sweep_append(rec->warning, sizeof rec->warning, text);
   }
-  if (res->error_estimate_dt > 0 && res->error_estimate_dt < sc->time.dt &&
-      res->tip_motion > 0) {
-    sweep_format(text, sizeof text,
-                 "time.dt: the tip's error is estimated at %.3g mm, %.2g%% of "
-                 "its motion; time.dt = %g would bring it within 1%%",
-                 res->error_estimate * 1e3,
-                 100 * res->error_estimate / res->tip_motion,
-                 res->error_estimate_dt);
-    sweep_append(rec->warning, sizeof rec->warning, text);
-  }
+  if (res->error_estimate_dt > 0 && res->error_estimate_dt < sc->time.dt)
+    warn_estimate(rec, res, "time.dt", res->error_estimate_dt);
+  if (res->error_estimate_tolerance > 0 &&
+      res->error_estimate_tolerance < sc->time.tolerance)
+    warn_estimate(rec, res, "time.tolerance", res->error_estimate_tolerance);
   if (res->energy_grew) {
     sweep_format(text, sizeof text,
                  "with nothing working on the rod its energy grew from %.9g J "
