@@ -317,6 +317,67 @@ START_TEST(tip_moment_bends_an_arc) {
 }
 END_TEST
 
+/* A simulation that has taken no step and has no sink solves its static
+ * state again after its loads change (a model a controller asks,
+ * examples/tendon_circle.c): the same state bit for bit as a new
+ * simulation under those loads, on the rod with a tip moment (both
+ * backends) and the four-tendon robot with its tensions changed; once it
+ * stepped, refused. */
+static void same_state(rod_sim *a, rod_sim *b) {
+  const int n = rod_sim_points(a);
+  double pa[3 * 200], pb[3 * 200], ma[3 * 200], mb[3 * 200];
+  ck_assert_int_le(n, 200);
+  ck_assert_int_eq(rod_sim_get_positions(a, pa), ROD_OK);
+  ck_assert_int_eq(rod_sim_get_positions(b, pb), ROD_OK);
+  ck_assert_int_eq(rod_sim_get_moments(a, ma), ROD_OK);
+  ck_assert_int_eq(rod_sim_get_moments(b, mb), ROD_OK);
+  ck_assert(memcmp(pa, pb, 3 * (size_t)n * sizeof *pa) == 0);
+  ck_assert(memcmp(ma, mb, 3 * (size_t)n * sizeof *ma) == 0);
+}
+
+START_TEST(static_solved_again_before_steps) {
+  const double m1[3] = {0, 0.02, 0}, m2[3] = {0.01, -0.03, 0};
+  for (int backend = 0; backend < 2; backend++) {
+    char text[256];
+    snprintf(text, sizeof text,
+             "[rod]\nlength = 0.3\n[space]\nnodes = 40\n[solver]\n"
+             "backend = %s\n",
+             backend ? "rfem" : "kirchhoff");
+    rod_sim *again, *fresh;
+    ck_assert_int_eq(rod_sim_create_string(text, "again", &again, NULL), 0);
+    ck_assert_int_eq(rod_sim_create_string(text, "fresh", &fresh, NULL), 0);
+    rod_sim_set_tip_load(again, NULL, m1);
+    ck_assert_int_eq(rod_sim_static(again), ROD_OK);
+    rod_sim_set_tip_load(again, NULL, m2);
+    ck_assert_int_eq(rod_sim_static(again), ROD_OK);
+    rod_sim_set_tip_load(fresh, NULL, m2);
+    ck_assert_int_eq(rod_sim_static(fresh), ROD_OK);
+    same_state(again, fresh);
+    ck_assert_int_eq(rod_sim_step(again), ROD_OK);
+    ck_assert_int_eq(rod_sim_static(again), ROD_EINVAL);
+    rod_sim_free(again);
+    rod_sim_free(fresh);
+  }
+  char path[1024];
+  snprintf(path, sizeof path, "%s/scenarios/tendon_statics.ini",
+           getenv("RODSIM_DATA") ? getenv("RODSIM_DATA") : "data");
+  rod_sim *again, *fresh;
+  ck_assert_int_eq(rod_sim_create_file(path, &again, NULL), ROD_OK);
+  ck_assert_int_eq(rod_sim_create_file(path, &fresh, NULL), ROD_OK);
+  ck_assert_int_eq(rod_sim_static(again), ROD_OK);
+  const char *names[2] = {"t1", "t2"};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(rod_sim_set_tendon(again, names[i], 3.0 + i), ROD_OK);
+    ck_assert_int_eq(rod_sim_set_tendon(fresh, names[i], 3.0 + i), ROD_OK);
+  }
+  ck_assert_int_eq(rod_sim_static(again), ROD_OK);
+  ck_assert_int_eq(rod_sim_static(fresh), ROD_OK);
+  same_state(again, fresh);
+  rod_sim_free(again);
+  rod_sim_free(fresh);
+}
+END_TEST
+
 /* ---- the clamp set between steps --------------------------------------- */
 
 /* A rod hanging straight down, its clamp carried up at constant
@@ -452,6 +513,7 @@ static Suite *api_suite(void) {
   tc = tcase_create("loads");
   tcase_add_test(tc, tip_force_as_the_key);
   tcase_add_test(tc, tip_moment_bends_an_arc);
+  tcase_add_test(tc, static_solved_again_before_steps);
   tcase_add_loop_test(tc, clamp_carried_up, 0, 2);
   tcase_add_loop_test(tc, turned_clamp_turns_the_solution, 0, 2);
   suite_add_tcase(s, tc);

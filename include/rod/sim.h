@@ -173,7 +173,10 @@ int rod_sim_close_output(rod_sim *sim, const char *status);
  * static state): the state at t = 0. ROD_ENOCONV if it does not converge,
  * or if its state is not finite (then nothing is written). Solved once,
  * before the first step: ROD_EINVAL after a step, and again once its
- * sample went to a sink (the clock would go back). */
+ * sample went to a sink (the clock would go back). Before that it may be
+ * called again after loads or tensions were set, each time the state a
+ * new simulation under them would have, bit for bit (a model a controller
+ * asks: examples/tendon_circle.c). */
 int rod_sim_static(rod_sim *sim);
 
 /* How far rod_sim_static has come, for a progress line: called from
