@@ -3,6 +3,7 @@
 #ifndef ROD_SCENARIOUTIL_H
 #define ROD_SCENARIOUTIL_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rod/recorder.h"
@@ -44,8 +45,7 @@ static inline void rod_test_soft_rod(rod_scenario *sc) {
 /* A weightless rod along +z (the material frame the world's at the clamp)
  * for tendons, no gravity: L 0.5 m, d 2 mm, E 200 GPa, G 80 GPa, shear
  * stiffness G A (validation/tendon_rw.py's), solver.tolerance 1e-13. */
-static inline void rod_test_tendon_rod(rod_scenario *sc,
-                                       rod_model_kind model) {
+static inline void rod_test_tendon_rod(rod_scenario *sc, rod_model_kind model) {
   rod_scenario_default(sc);
   sc->rod.model = model;
   sc->rod.length = 0.5;
@@ -60,6 +60,21 @@ static inline void rod_test_tendon_rod(rod_scenario *sc,
   sc->rod.shear_coefficient = 1;
   sc->rod.has_shear_coefficient = true;
   sc->solver.tolerance = 1e-13;
+}
+
+/* A straight tendon t<count> at (x, y) with a tension, from the clamp to
+ * the tip, added to sc. */
+static inline rod_tendon_def *rod_test_add_tendon(rod_scenario *sc, double x,
+                                                  double y, double tension) {
+  rod_tendon_def *t = &sc->tendons.item[sc->tendons.count];
+  memset(t, 0, sizeof *t);
+  snprintf(t->name, sizeof t->name, "t%d", sc->tendons.count);
+  t->offset[0] = x;
+  t->offset[1] = y;
+  t->tension = tension;
+  t->end.tip = true;
+  sc->tendons.count++;
+  return t;
 }
 
 /* Run sc without HDF5; the caller frees the recording. */

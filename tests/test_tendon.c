@@ -42,15 +42,7 @@ static void tendon_rod(rod_scenario *sc, rod_model_kind model) {
 
 static rod_tendon_def *add_tendon(rod_scenario *sc, double x, double y,
                                   double tension) {
-  rod_tendon_def *t = &sc->tendons.item[sc->tendons.count];
-  memset(t, 0, sizeof *t);
-  snprintf(t->name, sizeof t->name, "t%d", sc->tendons.count);
-  t->offset[0] = x;
-  t->offset[1] = y;
-  t->tension = tension;
-  t->end.tip = true;
-  sc->tendons.count++;
-  return t;
+  return rod_test_add_tendon(sc, x, y, tension);
 }
 
 enum { MAXN = 4096 };
@@ -468,8 +460,6 @@ START_TEST(bad_tendon_input_is_refused) {
   check_refused("[tendon.a]\noffset = 0.01 0\nhelix = 0.01 1 0\n",
                 "tendon.a.helix");
   check_refused("[tendon.a]\nhelix = -0.01 1 0\n", "tendon.a.helix");
-  check_refused("[solver]\nbackend = rfem\n[tendon.a]\noffset = 0.01 0\n",
-                "tendon.a");
   check_refused("[rod]\nlength = 0.5\n[tendon.a]\noffset = 0.01 0\nend = "
                 "0.6\n",
                 "tendon.a.end");

@@ -128,7 +128,7 @@ static void warn_chain_statics(const rod_scenario *sc, rod_warning_list *w) {
   rod_model_init(&m, sc);
   const double G = rod_model_static_growth(&m, sc), n = sc->rfem.segments;
   const double e = chain_static_c * G / (n * n);
-  if (e <= static_error_most)
+  if (!(e > static_error_most)) /* NaN: no load the growth knows */
     return;
   rod_warning_add(
       w, "rfem.segments",

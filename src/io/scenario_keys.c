@@ -380,7 +380,7 @@ const section_family rod_families[] = {
      sizeof obstacle_keys / sizeof obstacle_keys[0]},
     {"tendon", "tendon.NAME",
      "a tendon routed through the rod from start to end, where it is "
-     "anchored, pulled with a tension (kirchhoff backend; docs/tendons.md)",
+     "anchored, pulled with a tension (docs/tendons.md)",
      OFF(tendons.item), OFF(tendons.count), sizeof(rod_tendon_def),
      offsetof(rod_tendon_def, name), ROD_MAX_TENDONS, tendon_keys,
      sizeof tendon_keys / sizeof tendon_keys[0]},

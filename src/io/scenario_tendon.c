@@ -1,25 +1,15 @@
 /* Checks of the tendons' sections ([tendon.NAME], scenario_tendon.h): one
- * routing and one actuation each, where it runs within the rod, and a
- * backend that carries them. */
+ * routing and one actuation each, and where it runs within the rod. */
 #include "scenario_tendon.h"
 
 #include <stdio.h>
 
+#include "core/tendon_route.h"
 #include "scenario_keys.h"
-
-/* The arclength where tendon t is anchored (m). */
-static double tendon_end(const rod_scenario *sc, const rod_tendon_def *t) {
-  return t->end.tip ? sc->rod.length : t->end.s;
-}
 
 static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
                      const char *file, rod_error *err) {
   char label[96], v[32];
-  if (sc->solver.backend != ROD_BACKEND_KIRCHHOFF) {
-    snprintf(label, sizeof label, "[tendon.%s]", t->name);
-    return rod_error_set(err, ROD_EINVAL, file, label,
-                         "tendons need solver.backend = kirchhoff");
-  }
   snprintf(label, sizeof label, "tendon.%s.helix", t->name);
   if (t->helix[0] < 0)
     return rod_error_set(err, ROD_EINVAL, file, label,
@@ -36,7 +26,7 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
   if (t->tension_file[0] && t->tension != 0)
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "give either tension or tension_file, not both");
-  const double end = tendon_end(sc, t);
+  const double end = rod_tendon_end(sc, t);
   snprintf(label, sizeof label, "tendon.%s.end", t->name);
   if (end > sc->rod.length) {
     rod_format_double(end, v, sizeof v);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/loads.h"
+#include "core/tendon_route.h"
 #include "kirchhoff/kirchhoff_rod.h"
 
 _Static_assert((int)ROD_TENDONS_MAX == (int)ROD_MAX_TENDONS,
@@ -25,73 +26,11 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
   return k->route ? ROD_OK : ROD_ENOMEM;
 }
 
-/* The natural cubic spline of column c (1 x, 2 y) of the routing table
- * tab with second derivatives mm (rows x 2) at s, clamped to the table:
- * its value, first and second derivative into out[0], out[2], out[4]. */
-static void route_spline(const rod_table *tab, const double *mm, int c,
-                         double s, double *out) {
-  const int n = tab->rows;
-  if (n == 1) {
-    out[0] = rod_table_at(tab, 0, c);
-    out[2] = out[4] = 0.0;
-    return;
-  }
-  int lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const int mid = (lo + hi) / 2;
-    if (rod_table_at(tab, mid, 0) <= s)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  const double s0 = rod_table_at(tab, lo, 0), s1 = rod_table_at(tab, hi, 0);
-  const double h = s1 - s0, y0 = rod_table_at(tab, lo, c);
-  const double y1 = rod_table_at(tab, hi, c);
-  const double m0 = mm[2 * lo + c - 1], m1 = mm[2 * hi + c - 1];
-  const double B = fmin(fmax((s - s0) / h, 0.0), 1.0), A = 1.0 - B;
-  /* y = A y0 + B y1 + ((A^3 - A) m0 + (B^3 - B) m1) h^2 / 6 */
-  out[0] = A * y0 + B * y1 +
-           ((A * A * A - A) * m0 + (B * B * B - B) * m1) * h * h / 6.0;
-  out[2] = (y1 - y0) / h - (3.0 * A * A - 1.0) * h * m0 / 6.0 +
-           (3.0 * B * B - 1.0) * h * m1 / 6.0;
-  out[4] = A * m0 + B * m1;
-}
-
-/* The routing of tendon i at arclength s (m): r, r', r'' (x, y each). */
-static void route_at(const rod_kirchhoff *k, int i, double s, double *rt) {
-  const rod_tendon_def *t = &k->sc.tendons.item[i];
-  const rod_table *tab = k->inputs->tendon_route[i];
-  if (tab) {
-    route_spline(tab, k->inputs->tendon_route_m[i], 1, s, rt);
-    route_spline(tab, k->inputs->tendon_route_m[i], 2, s, rt + 1);
-  } else if (t->helix[0] > 0) { /* r = rho (cos a, sin a), a = 2 pi n s / L
-                                   + phi */
-    const double rho = t->helix[0],
-                 w = 2.0 * M_PI * t->helix[1] / k->model.length;
-    const double a = w * s + t->helix[2], c = cos(a), sn = sin(a);
-    rt[0] = rho * c;
-    rt[1] = rho * sn;
-    rt[2] = -rho * w * sn;
-    rt[3] = rho * w * c;
-    rt[4] = -rho * w * w * c;
-    rt[5] = -rho * w * w * sn;
-  } else {
-    rt[0] = t->offset[0];
-    rt[1] = t->offset[1];
-    rt[2] = rt[3] = rt[4] = rt[5] = 0.0;
-  }
-}
-
-/* Where tendon t is anchored (m). */
-static double tendon_end(const rod_scenario *sc, const rod_tendon_def *t) {
-  return t->end.tip ? sc->rod.length : t->end.s;
-}
-
 int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n) {
   const double L = sc->rod.length;
   for (int i = 0; i < sc->tendons.count; i++) {
     const rod_tendon_def *t = &sc->tendons.item[i];
-    const double b[2] = {t->start, tendon_end(sc, t)};
+    const double b[2] = {t->start, rod_tendon_end(sc, t)};
     for (int e = 0; e < 2; e++) {
       bool known = !(b[e] > 0 && b[e] < L);
       for (int j = 0; j < n && !known; j++)
@@ -119,9 +58,9 @@ void kr_tendon_route(rod_kirchhoff *k) {
       const double s = k->s[j] + k->integ->c[st] * k->len[j];
       for (int i = 0; i < n; i++) {
         const rod_tendon_def *t = &k->sc.tendons.item[i];
-        const bool runs = mid > t->start && mid < tendon_end(&k->sc, t);
+        const bool runs = mid > t->start && mid < rod_tendon_end(&k->sc, t);
         double *r = rt + ROD_ROUTE * i;
-        route_at(k, i, s, r);
+        rod_tendon_route(&k->sc, k->inputs, i, s, r);
         r[6] = runs ? 1.0 : 0.0;
       }
       pt->route = rt;

@@ -16,6 +16,7 @@
 #include "rfem/rfem_loads.h"
 #include "rfem/rfem_static.h"
 #include "rfem/rfem_step.h"
+#include "rfem/rfem_tendon.h"
 #include "sim/backend.h"
 
 static void destroy(void *self) {
@@ -63,6 +64,7 @@ static void destroy(void *self) {
   free(r->saved_ga);
   free(r->saved_y);
   rfem_contact_free(r->contact);
+  rfem_tendon_free(r->tendons);
   free(r);
 }
 
@@ -124,6 +126,8 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   }
   if (st == ROD_OK)
     st = rfem_contact_create(r);
+  if (st == ROD_OK)
+    st = rfem_tendon_create(r);
 
   if (st == ROD_OK && r->contact) { /* the contact stepper's re-integrations */
     const size_t nl = (size_t)r->nlinks;
@@ -191,7 +195,8 @@ static int step(void *self, double t, rod_step_stats *st) {
  * sense of docs/hdf5.md: what the part beyond the point exerts on the part
  * before it. At a joint that is minus the force the RNEA transmits across
  * it to the distal element (the chain's kinematics are current); at the
- * tip, the tip loads. */
+ * tip, the tip loads; the backbone's own, without the pull of the tendons
+ * crossing the clamp or anchored at the tip. */
 static void internal_forces(rod_rfem *r) {
   const int n = r->nlinks;
   rfem_external_forces(r, r->t, r->at_static, r->fext);
@@ -227,6 +232,9 @@ static void internal_forces(rod_rfem *r) {
   for (int i = 0; i < nl; i++)
     if (loads[i].body == tip->link && loads[i].point[2] >= tip->length)
       v3_add(nL, nL, loads[i].force);
+  if (r->tendons) /* the backbone's own, as the rod's */
+    rfem_tendon_ends(r, r->out_pos, r->out_force, r->out_moment,
+                     r->out_pos + 3 * r->nelements, nL, mL);
 }
 
 /* Points: the proximal end of every element (s = 0 and the joints), then
@@ -263,6 +271,9 @@ static int sample(void *self, rod_sample *out) {
     out->contact_gap_min = c->gap_min;
     out->dissipated_contact = c->dissipated;
   }
+  out->tendons = r->tendons ? r->tendons->count : 0;
+  out->tendon_tension = r->tendons ? r->tendons->tension : NULL;
+  out->tendon_length = r->tendons ? r->tendons->length : NULL;
   out->kinetic = rod_chain_kinetic_energy(r->chain);
   out->elastic = rfem_elastic_energy(r);
   out->gravity = rod_chain_gravity_energy(r->chain);

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/tendon_route.h"
 #include "core/v3.h"
 #include "rfem/rfem_build.h"
 
 /* Normal of the bending plane of a planar chain: the plane of
  * base.direction d and gravity; without gravity (or with gravity along d)
- * the first load that bends the rod, then the motor axis, then d1. */
+ * the first load that bends the rod, then the first tendon's offset at its
+ * start, then the motor axis, then d1. */
 static void plane_normal(const rod_rfem *r, double a[3]) {
   const rod_scenario *sc = &r->sc;
   double d[3], cand[4][3];
@@ -35,6 +37,17 @@ static void plane_normal(const rod_rfem *r, double a[3]) {
   for (int i = 0; i < nc; i++) {
     v3_cross(a, d, cand[i]);
     if (v3_norm(a) > 1e-9 * v3_norm(cand[i])) {
+      v3_normalize(a);
+      return;
+    }
+  }
+  for (int i = 0; i < sc->tendons.count; i++) { /* towards a tendon */
+    double rt[6], off[3];
+    rod_tendon_route(sc, r->inputs, i, sc->tendons.item[i].start, rt);
+    v3_set(off, rt[0], rt[1], 0.0);
+    m3_mul_v(cand[0], r->model.base_R, off);
+    v3_cross(a, d, cand[0]);
+    if (v3_norm(a) > 1e-9 * v3_norm(cand[0])) {
       v3_normalize(a);
       return;
     }

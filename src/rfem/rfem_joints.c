@@ -11,6 +11,7 @@
 #include "core/loads.h"
 #include "rfem/rfem_base.h"
 #include "rfem/rfem_joints.h"
+#include "rfem/rfem_tendon.h"
 
 double rfem_motor_accel(const rod_rfem *r, double t) {
   const rod_scenario *sc = &r->sc;
@@ -115,7 +116,8 @@ double rfem_elastic_energy(const rod_rfem *r) {
 }
 
 /* (M + diag(gamma' D + beta' K)) dx = b: the joints' stiffness K and
- * damping D enter as armature (Maxwell: dQ1/dv1 = k w1). Neglected in this
+ * damping D enter as armature (Maxwell: dQ1/dv1 = k w1), and the diagonal
+ * of the tendons' (rfem_tendon_iteration). Neglected in this
  * matrix: the load stiffness and the velocity terms of the bias forces and
  * drag, small next to M / beta' at the step sizes used, so the Newton
  * iteration converges linearly and fast. */
@@ -134,4 +136,6 @@ void rfem_iteration_extras(const rod_rfem *r, double h, double beta_p,
     }
     extra[i] = beta_p * K + gamma_p * D;
   }
+  if (r->tendons) /* their stiffness at the last residual's state */
+    rfem_tendon_iteration(r, beta_p, extra);
 }

@@ -1,6 +1,7 @@
 /* External loads on the RFEM chain: square-law drag integrated exactly
  * over each element, the point loads at the tip, the impulse's material
- * point and every [load.NAME], and the dead couples (docs/scenario.md).
+ * point and every [load.NAME], and the dead couples (docs/scenario.md);
+ * the tendons' pull (rfem_tendon.h).
  * Gravity is the chain's own (a base acceleration); the joints' torques are
  * rfem_joints.c's. */
 #include <math.h>
@@ -9,6 +10,7 @@
 #include "core/loads.h"
 #include "core/v3.h"
 #include "rfem/rfem_loads.h"
+#include "rfem/rfem_tendon.h"
 
 /* Simpson's rule is exact for the cubic x^j u^2 on a piece where u keeps
  * its sign. */
@@ -200,4 +202,6 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
   rfem_couple couples[RFEM_MAX_LOADS];
   n = rfem_couples(r, t, static_state, couples);
   rfem_add_couples(r, n, couples, fext);
+  if (r->tendons)
+    rfem_tendon_forces(r, t, 1.0, fext);
 }

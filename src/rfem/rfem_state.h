@@ -134,6 +134,9 @@ typedef struct rod_rfem {
    * the step (the contact room's, rfem_contact_update_torque); NULL
    * without contact */
   const double *contact_torque;
+  /* [tendon.NAME]'s disks, tensions and lengths (rfem_tendon.h); NULL
+   * without */
+  struct rfem_tendons *tendons;
 
   /* output */
   bool at_static; /* the state is the static one (loads before release) */

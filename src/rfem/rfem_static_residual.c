@@ -3,8 +3,9 @@
  * statics with contact (rfem_contact_static.c). Residual (scaled by L / EI,
  * the moment scale of solver.tolerance): r_i = (K (q - q0) - G(q))_i,
  * G = -RNEA(q, 0, 0) the generalised loads (gravity, the static point loads
- * and couples, the applied contact forces as dead loads); Jacobian
- * H = K - dG/dq (rod_chain_load_stiffness, rfem_couple_stiffness), for dead
+ * and couples, the applied contact forces as dead loads, the tendons);
+ * Jacobian H = K - dG/dq (rod_chain_load_stiffness, rfem_couple_stiffness,
+ * rfem_tendon_stiffness), for dead
  * loads the Hessian of the potential energy. Maxwell joints carry the whole
  * load in their springs (Q = k q). */
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "rfem/rfem_joints.h"
 #include "rfem/rfem_loads.h"
 #include "rfem/rfem_static_residual.h"
+#include "rfem/rfem_tendon.h"
 
 int rfem_static_eval(const rfem_static_loads *ld, const double *x, double *res,
                      double *J) {
@@ -46,6 +48,8 @@ int rfem_static_eval(const rfem_static_loads *ld, const double *x, double *res,
   for (int i = 0; i < nc; i++)
     v3_scale(couples[i].moment, ld->f, couples[i].moment);
   rfem_add_couples(r, nc, couples, r->fext);
+  if (r->tendons) /* the tensions grow with the loads */
+    rfem_tendon_forces(r, 0.0, ld->f, r->fext);
   memset(r->full, 0, (size_t)n * sizeof(double));
   rod_chain_rnea(r->chain, r->full, r->fext, r->tau2); /* = -G */
   /* joint torques at rest; Maxwell springs hold Q = k q */
@@ -58,6 +62,8 @@ int rfem_static_eval(const rfem_static_loads *ld, const double *x, double *res,
   if (J) {
     rod_chain_load_stiffness(r->chain, nl, loads, r->kbuf, n);
     rfem_couple_stiffness(r, nc, couples, r->kbuf, n);
+    if (r->tendons)
+      rfem_tendon_stiffness(r, r->kbuf, n);
     for (int b = 0; b < nf; b++)
       for (int a = 0; a < nf; a++) {
         double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];

@@ -1,0 +1,227 @@
+/* Tendons on the RFEM chain (rfem_tendon.h): each tendon runs straight
+ * from disk to disk, one disk per element at its node (the centered
+ * layout's nodes s = k L / n, the uniform layout's element centres, the
+ * clamp and the tip), between its start and its anchor; its length is the
+ * polygon's, L(q) = sum |p_(k+1) - p_k|, and its loads the generalized
+ * forces -tau dL/dq, which are the point forces tau (c_out - c_in) on the
+ * disks (c the unit chords): the virtual work of a tendon of tension tau
+ * whose path length depends on the joint angles. Where it starts it leaves
+ * towards its motor (or a sheath that takes its pull, docs/tendons.md), so
+ * the start disk feels tau c_out only, the anchor -tau c_in. */
+#include "rfem/rfem_tendon.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/loads.h"
+#include "core/tendon_route.h"
+#include "core/v3.h"
+
+/* The disk of tendon i at arclength s: on the element holding s (the
+ * clamp's body, link 0, at s = 0), at the routing's offset. */
+static void disk_at(const rod_rfem *r, int i, double s, rfem_disk *d) {
+  double rt[6];
+  rod_tendon_route(&r->sc, r->inputs, i, s, rt);
+  double s0 = 0.0;
+  d->link = 0;
+  if (s > 0) {
+    int e = 0;
+    while (e + 1 < r->nelements && r->el[e + 1].s0 <= s)
+      e++;
+    d->link = r->el[e].link;
+    s0 = r->el[e].s0;
+  }
+  v3_set(d->x, rt[0], rt[1], s - s0);
+}
+
+/* The chain's nodes (m), ascending, into s; returns how many (n + 2 at
+ * most): centered k l (k = 0..n), uniform 0, (k - 1/2) l, L. */
+static int nodes(const rod_rfem *r, double *s) {
+  const int n = r->sc.rfem.segments;
+  const double l = r->L / n;
+  int m = 0;
+  if (r->sc.rfem.layout == ROD_LAYOUT_CENTERED) {
+    for (int k = 0; k <= n; k++)
+      s[m++] = k == n ? r->L : k * l;
+    return m;
+  }
+  s[m++] = 0.0;
+  for (int k = 1; k <= n; k++)
+    s[m++] = (k - 0.5) * l;
+  s[m++] = r->L;
+  return m;
+}
+
+void rfem_tendon_free(rfem_tendons *t) {
+  if (!t)
+    return;
+  free(t->first);
+  free(t->disk);
+  free(t->world);
+  free(t);
+}
+
+int rfem_tendon_create(rod_rfem *r) {
+  const rod_scenario *sc = &r->sc;
+  const int count = sc->tendons.count;
+  r->tendons = NULL;
+  if (count == 0)
+    return ROD_OK;
+  const int nn = r->sc.rfem.segments + 2;
+  rfem_tendons *t = calloc(1, sizeof *t);
+  double *s = malloc((size_t)nn * sizeof(double));
+  if (!t || !s) {
+    free(t);
+    free(s);
+    return ROD_ENOMEM;
+  }
+  t->count = count;
+  t->first = calloc((size_t)count + 1, sizeof(int));
+  t->disk = calloc((size_t)count * (size_t)nn, sizeof(rfem_disk));
+  t->world = calloc(3 * (size_t)count * (size_t)nn, sizeof(double));
+  if (!t->first || !t->disk || !t->world) {
+    free(s);
+    rfem_tendon_free(t);
+    return ROD_ENOMEM;
+  }
+  const int m = nodes(r, s);
+  int k = 0;
+  for (int i = 0; i < count; i++) {
+    const rod_tendon_def *td = &sc->tendons.item[i];
+    const double a = td->start, b = rod_tendon_end(sc, td);
+    t->first[i] = k;
+    disk_at(r, i, a, &t->disk[k++]);
+    for (int j = 0; j < m; j++)
+      if (s[j] > a && s[j] < b)
+        disk_at(r, i, s[j], &t->disk[k++]);
+    disk_at(r, i, b, &t->disk[k++]);
+  }
+  t->first[count] = k;
+  free(s);
+  r->tendons = t;
+  return ROD_OK;
+}
+
+void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext) {
+  rfem_tendons *td = r->tendons;
+  const int nd = td->first[td->count];
+  for (int k = 0; k < nd; k++)
+    rod_chain_point(r->chain, td->disk[k].link, td->disk[k].x,
+                    td->world + 3 * k, NULL);
+  for (int i = 0; i < td->count; i++) {
+    const double T =
+        scale * rod_tendon_tension(&r->sc, r->inputs, &r->drive, i, t);
+    td->tension[i] = T;
+    td->length[i] = 0.0;
+    for (int k = td->first[i]; k + 1 < td->first[i + 1]; k++) {
+      double c[3];
+      v3_sub(c, td->world + 3 * (k + 1), td->world + 3 * k);
+      const double len = v3_norm(c);
+      td->length[i] += len;
+      const rfem_disk *A = &td->disk[k], *B = &td->disk[k + 1];
+      if (!(T > 0) || !(len > 0) || A->link == B->link)
+        continue;         /* a chord within one body pulls it not at all */
+      double F[3], mF[3]; /* tau c on A, -tau c on B */
+      v3_scale(F, T / len, c);
+      v3_scale(mF, -1.0, F);
+      rod_chain_add_point_force(r->chain, A->link, A->x, F, fext);
+      rod_chain_add_point_force(r->chain, B->link, B->x, mF, fext);
+    }
+  }
+}
+
+/* n -= tau c, m -= (p_k - p) x tau c for the chord c from disk k to k + 1 of
+ * a tendon of tension tau. */
+static void remove_pull(const rfem_tendons *td, int k, double tau,
+                        const double p[3], double n[3], double m[3]) {
+  double c[3], d[3], f[3], mo[3];
+  v3_sub(c, td->world + 3 * (k + 1), td->world + 3 * k);
+  const double len = v3_norm(c);
+  if (!(len > 0) || !(tau > 0))
+    return;
+  v3_scale(f, tau / len, c);
+  v3_sub(d, td->world + 3 * k, p);
+  v3_cross(mo, d, f);
+  v3_sub(n, n, f);
+  v3_sub(m, m, mo);
+}
+
+void rfem_tendon_ends(const rod_rfem *r, const double p0[3], double n0[3],
+                      double m0[3], const double pL[3], double nL[3],
+                      double mL[3]) {
+  const rfem_tendons *td = r->tendons;
+  for (int i = 0; i < td->count; i++) {
+    const rod_tendon_def *t = &r->sc.tendons.item[i];
+    const int a = td->first[i], b = td->first[i + 1] - 1;
+    /* at the clamp when its disk is on the body whose joint gives n(0)
+     * (centered: link 0; uniform: its first chord crosses joint 1, inside) */
+    if (t->start <= 0 && td->disk[a].link >= r->el[0].link)
+      remove_pull(td, a, td->tension[i], p0, n0, m0);
+    if (rod_tendon_end(&r->sc, t) >= r->L) /* the chord into the anchor */
+      remove_pull(td, b - 1, td->tension[i], pL, nL, mL);
+  }
+}
+
+/* The world axis of joint j and its origin. */
+static void joint_axis(const rod_rfem *r, int j, double a[3], double o[3]) {
+  double R[9];
+  rod_chain_pose(r->chain, j, R, o);
+  m3_mul_v(a, R, rod_chain_get_link(r->chain, j)->axis);
+}
+
+/* dG/dq of the tendons into K (K[i + j ld], ld > 0), or only its diagonal
+ * times -scale into d (ld = 0: d[j] -= scale dG_j/dq_j). */
+static void tendon_hessian(const rod_rfem *r, double *K, int ld, double scale) {
+  const rfem_tendons *td = r->tendons;
+  for (int i = 0; i < td->count; i++) {
+    const double T = td->tension[i];
+    if (!(T > 0))
+      continue;
+    for (int k = td->first[i]; k + 1 < td->first[i + 1]; k++) {
+      /* the chord from A to B is a function of the joints between their
+       * bodies only (the others move both rigidly): with J_j = a_j x (B -
+       * o_j), d len / dq_j = c . J_j and, for j <= m,
+       * d^2 len / dq_j dq_m = (J_j . J_m - (c . J_j)(c . J_m)) / len
+       *                      + c . a_j x (a_m x (B - o_m)) */
+      const int la = td->disk[k].link, lb = td->disk[k + 1].link;
+      const double *B = td->world + 3 * (k + 1);
+      double c[3];
+      v3_sub(c, B, td->world + 3 * k);
+      const double len = v3_norm(c);
+      if (lb <= la || !(len > 0))
+        continue;
+      v3_scale(c, 1.0 / len, c);
+      for (int j = la + 1; j <= lb; j++) {
+        double aj[3], oj[3], Jj[3], d[3];
+        joint_axis(r, j, aj, oj);
+        v3_sub(d, B, oj);
+        v3_cross(Jj, aj, d);
+        for (int m = j; m <= (ld > 0 ? lb : j); m++) {
+          double am[3], om[3], Jm[3], e[3], w[3];
+          joint_axis(r, m, am, om);
+          v3_sub(e, B, om);
+          v3_cross(Jm, am, e);
+          v3_cross(w, aj, Jm); /* a_j x (a_m x (B - o_m)) */
+          const double H =
+              (v3_dot(Jj, Jm) - v3_dot(c, Jj) * v3_dot(c, Jm)) / len +
+              v3_dot(c, w);
+          if (ld == 0) {
+            K[j] += scale * T * H;
+            continue;
+          }
+          K[j + (size_t)m * ld] -= T * H;
+          if (m != j)
+            K[m + (size_t)j * ld] -= T * H;
+        }
+      }
+    }
+  }
+}
+
+void rfem_tendon_stiffness(const rod_rfem *r, double *K, int ld) {
+  tendon_hessian(r, K, ld, 0.0);
+}
+
+void rfem_tendon_iteration(const rod_rfem *r, double beta_p, double *extra) {
+  tendon_hessian(r, extra, 0, beta_p);
+}

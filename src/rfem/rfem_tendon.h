@@ -1,0 +1,56 @@
+/* Tendons on the RFEM chain (rfem_tendon.c; docs/tendons.md, "The RFEM
+ * chain"): each [tendon.NAME] runs through one disk per element, straight
+ * from disk to disk, and pulls each disk where it changes direction. Its
+ * loads are the generalized forces -tau dL/dq of its length L(q), applied
+ * as the point forces on the disks (the discrete form of Rucker & Webster
+ * 2011's distributed force and moment, and the anchor's point load), with
+ * their exact stiffness for the static Newton solve. In the model room,
+ * beside the loads (rfem_loads.c adds them to the external forces). */
+#ifndef ROD_RFEM_TENDON_H
+#define ROD_RFEM_TENDON_H
+
+#include "rfem/rfem_state.h"
+
+/* A disk: the point where a tendon passes a body. */
+typedef struct {
+  int link;    /* the chain link whose body holds it */
+  double x[3]; /* m, in the body's coordinates */
+} rfem_disk;
+
+typedef struct rfem_tendons {
+  int count;       /* tendons */
+  int *first;      /* count + 1: tendon i's disks are first[i]..first[i+1]-1 */
+  rfem_disk *disk; /* every tendon's disks, start to anchor */
+  double *world;   /* 3 per disk: its world position at the last update */
+  double tension[ROD_MAX_TENDONS]; /* N, at the last rfem_tendon_forces */
+  double length[ROD_MAX_TENDONS];  /* m, the polygon's from start to end */
+} rfem_tendons;
+
+/* The disks of the scenario's tendons (none: r->tendons stays NULL). */
+int rfem_tendon_create(rod_rfem *r);
+void rfem_tendon_free(rfem_tendons *t);
+/* fext += each tendon's pull on its disks at the chain's current
+ * kinematics, tension scale times its value at t: tau (c_out - c_in) at
+ * each disk, c the unit chords from disk to disk (c_in at the start and
+ * c_out at the anchor 0). Keeps the tensions and lengths. */
+void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext);
+/* K[i + j ld] += dG_i/dq_j of the tendons' generalized forces G = -tau
+ * dL/dq at the tensions and state of the last rfem_tendon_forces: -tau
+ * times the Hessian of L (rod_chain_load_stiffness's convention). */
+void rfem_tendon_stiffness(const rod_rfem *r, double *K, int ld);
+
+/* extra[j] += beta_p tau d^2 L / dq_j^2: the diagonal of the tendons'
+ * stiffness in an implicit step's iteration matrix M + diag(extra) (its
+ * whole tendon term on the planar centered chain, where each chord spans
+ * one joint), at the state of the last rfem_tendon_forces. */
+void rfem_tendon_iteration(const rod_rfem *r, double beta_p, double *extra);
+/* The backbone's own force and moment at the clamp (n0, m0, about the
+ * point p0) and the tip (nL, mL, about pL), as the rod reports them
+ * (docs/tendons.md): minus the pull of the tendons that leave the rod at
+ * the clamp towards their motors, or are anchored at the tip, tau c times
+ * their first or last chord c (state of the last rfem_tendon_forces). */
+void rfem_tendon_ends(const rod_rfem *r, const double p0[3], double n0[3],
+                      double m0[3], const double pL[3], double nL[3],
+                      double mL[3]);
+
+#endif
