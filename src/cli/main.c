@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
    * serve its simulations (sweep, calibrate: docs/scale.md) */
   int rank, ranks;
   if (rod_mpi_start(&argc, &argv, &rank, &ranks) != ROD_OK) {
-    cli_fail("MPI: cannot initialize");
+    cli_fail("MPI: cannot initialize: %s", rod_mpi_error());
     return CLI_FAILED;
   }
   int rc = rank > 0 ? cli_mpi_serve() : command(argc, argv);

@@ -75,8 +75,4 @@ void *pool_worker(void *state);
  * if no thread can be started). */
 int pool_threads(const pool_ops *ops, int threads);
 
-/* MPI (pool_mpi.c, or the stubs without MPI): the coordinator's side of
- * pool_run on more than one rank. */
-int pool_mpi_run(const pool_ops *ops);
-
 #endif

@@ -1,4 +1,5 @@
-/* The pool's jobs over the ranks of an MPI job (rod/parallel.h, pool.h).
+/* The pool's jobs over the ranks of an MPI job (rod/parallel.h, pool.h):
+ * the MPI module (mpi_module.h), which librod opens under a launcher.
  *
  * Rank 0 coordinates: its main thread hands out job numbers on request
  * (a worker's message carries the result of its previous job, rank 0
@@ -17,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "rod/parallel.h"
+#include "config.h"
 #include "rod/status.h"
-#include "sweep/pool.h"
+#include "sweep/mpi_module.h"
 
 enum { TAG_ASK = 11, TAG_JOB = 12 };
 enum { CMD_FINISH = 0, CMD_JOB = 1 };
@@ -38,24 +39,14 @@ static int rank = 0, ranks = 1;
 static bool started;
 static int *idle; /* ranks whose request waits for a job */
 static int nidle, finished;
+static const rod_mpi_host *host; /* librod's pool_worker, pool_job_run */
 
-bool rod_mpi_built(void) { return true; }
-int rod_mpi_size(void) { return ranks; }
-
-/* Whether an MPI launcher started this process. */
-static bool launched(void) {
-  const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
-                        "MPI_LOCALNRANKS", "PMI_RANK"};
-  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
-    if (getenv(vars[i]))
-      return true;
-  return false;
-}
-
-int rod_mpi_start(int *argc, char ***argv, int *r, int *n) {
+static int mpi_start(const rod_mpi_host *h, int *argc, char ***argv, int *r,
+                     int *n) {
+  host = h;
   *r = 0;
   *n = 1;
-  if (started || !launched())
+  if (started)
     return ROD_OK;
   int provided;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
@@ -133,11 +124,11 @@ static int take_request(pool_state *p, int from, int bytes, int *results) {
   return ROD_OK;
 }
 
-int pool_mpi_run(const pool_ops *ops) {
+static int mpi_run(const pool_ops *ops) {
   pool_state p = {.ops = ops, .status = ROD_OK};
   pthread_mutex_init(&p.lock, NULL);
   pthread_t local;
-  const bool helper = pthread_create(&local, NULL, pool_worker, &p) == 0;
+  const bool helper = pthread_create(&local, NULL, host->worker, &p) == 0;
   pool_job *in = malloc(sizeof *in);
   int st = in ? ROD_OK : ROD_ENOMEM;
   int given = 0, results = 0;
@@ -181,13 +172,13 @@ int pool_mpi_run(const pool_ops *ops) {
   if (helper)
     pthread_join(local, NULL);
   else
-    pool_worker(&p); /* no thread: rank 0 runs its share after */
+    host->worker(&p); /* no thread: rank 0 runs its share after */
   free(in);
   pthread_mutex_destroy(&p.lock);
   return st != ROD_OK ? st : p.status;
 }
 
-int rod_mpi_serve(const volatile int *stop) {
+static int mpi_serve(const volatile int *stop) {
   if (!started || rank == 0)
     return ROD_OK;
   ask_head none = {-1, 0};
@@ -218,7 +209,7 @@ int rod_mpi_serve(const volatile int *stop) {
       break;
     memcpy(in, msg + sizeof h, sizeof *in);
     void *result;
-    size_t size = pool_job_run(h.kind, in, &result, stop, NULL, NULL);
+    size_t size = host->job_run(h.kind, in, &result, stop, NULL, NULL);
     char *reply = malloc(sizeof(ask_head) + size);
     ask_head a = {h.job, h.kind};
     if (reply) {
@@ -242,7 +233,7 @@ int rod_mpi_serve(const volatile int *stop) {
   return st;
 }
 
-void rod_mpi_finish(void) {
+static void mpi_finish(void) {
   if (!started)
     return;
   if (rank == 0) {
@@ -265,3 +256,12 @@ void rod_mpi_finish(void) {
   started = false;
   MPI_Finalize();
 }
+
+__attribute__((visibility("default")))
+const rod_mpi_module rod_mpi_module_table = {.version = ROD_MPI_MODULE_VERSION,
+                                             .size = sizeof(rod_mpi_module),
+                                             .library_version = ROD_VERSION,
+                                             .start = mpi_start,
+                                             .serve = mpi_serve,
+                                             .finish = mpi_finish,
+                                             .run = mpi_run};

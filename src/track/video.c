@@ -1,71 +1,21 @@
 /* rod/video.h in librod: the writer's defaults, and every other call
  * passed to the video module (video_module.h), which is opened here on
- * the first call that reads or writes a video. The module is looked for
- * beside the file that holds librod, in its folder rodsim/ (an install:
- * LIBDIR/rodsim/rod_video.so) or in the folder itself (the build tree, a
- * Python package that carries librod), then in the folder it was
- * configured to be installed in. Opened once, never closed. */
-#define _GNU_SOURCE /* dladdr */
-#include <dlfcn.h>
+ * the first call that reads or writes a video, found as every module is
+ * (core/module.h). Opened once, never closed. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "config.h"
+#include "core/module.h"
 #include "track/video_module.h"
 
 static const rod_video_module *module;
 static char why[3 * PATH_MAX]; /* why the module did not open */
 
-/* Open path as the module; false if it does not load or is of another
- * build (why says so), or is not there (its folder added to why). */
-static bool open_module(const char *path) {
-  if (access(path, F_OK) != 0) {
-    size_t n = strlen(why);
-    snprintf(why + n, sizeof why - n, "%s%.*s", n ? ", " : "not found in ",
-             (int)(strrchr(path, '/') - path), path);
-    return false;
-  }
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(why, sizeof why, "%s", e ? e : path);
-    return false;
-  }
-  const rod_video_module *m = dlsym(h, ROD_VIDEO_MODULE_SYMBOL);
-  if (!m || m->version != ROD_VIDEO_MODULE_VERSION || m->size != sizeof *m ||
-      strcmp(m->library_version, ROD_VERSION) != 0) {
-    snprintf(why, sizeof why, "%s is not the video module of librod %s", path,
-             ROD_VERSION);
-    dlclose(h);
-    return false;
-  }
-  module = m;
-  return true;
-}
-
-/* The first of: beside librod in rodsim/, beside librod, where it is
- * installed; the first that exists decides. */
 static void load(void) {
-  char path[PATH_MAX];
-  Dl_info info;
-  if (dladdr(&module, &info) && info.dli_fname) {
-    const char *slash = strrchr(info.dli_fname, '/');
-    int dir = slash ? (int)(slash - info.dli_fname) : 1;
-    const char *base = slash ? info.dli_fname : ".";
-    snprintf(path, sizeof path, "%.*s/rodsim/%s", dir, base,
-             ROD_VIDEO_MODULE_FILE);
-    if (open_module(path) || access(path, F_OK) == 0)
-      return;
-    snprintf(path, sizeof path, "%.*s/%s", dir, base, ROD_VIDEO_MODULE_FILE);
-    if (open_module(path) || access(path, F_OK) == 0)
-      return;
-  }
-  snprintf(path, sizeof path, "%s/%s", ROD_VIDEO_MODULE_DIR,
-           ROD_VIDEO_MODULE_FILE);
-  open_module(path);
+  module = rod_module_open(ROD_VIDEO_MODULE_FILE, ROD_VIDEO_MODULE_SYMBOL,
+                           ROD_VIDEO_MODULE_VERSION, sizeof *module, why,
+                           sizeof why);
 }
 
 /* ROD_OK once the module is open, else ROD_EIO naming path and why. */

@@ -18,9 +18,11 @@
 #define ROD_VIDEO_MODULE_VERSION 1
 
 typedef struct {
-  int version;                 /* ROD_VIDEO_MODULE_VERSION */
-  unsigned size;               /* sizeof (rod_video_module) */
-  const char *library_version; /* ROD_VERSION of the build */
+  /* rod_module_head (core/module.h): ROD_VIDEO_MODULE_VERSION, sizeof
+   * (rod_video_module), ROD_VERSION of the build */
+  int version;
+  unsigned size;
+  const char *library_version;
   int (*open)(const char *path, rod_video **out, rod_error *err);
   const rod_video_info *(*info)(const rod_video *v);
   int (*read)(rod_video *v, rod_image *img, double *t, bool *end,
