@@ -146,6 +146,12 @@ static void impacts_ga(double friction, double rho) {
   rod_sample s;
   rod_rfem *r = at_static(&sc, &s);
   rod_rfem *twin = friction == 0 ? without_bodies(&sc) : NULL;
+  /* a fresh factorisation of the iteration matrix at every correction in
+   * both, so that the twin's Newton iterations are r's own (a kept one
+   * depends on the steps before: its results within the tolerance) */
+  r->ga_keep = false;
+  if (twin)
+    twin->ga_keep = false;
   const double E0 = energy(&s);
   double E = E0, D = 0, pushed = 0, grow_contact = -INFINITY;
   double grow_free = -INFINITY, above_own = -INFINITY, dmin = INFINITY;

@@ -116,6 +116,13 @@ int rod_chain_solve_mass(rod_chain *c, const double *extra, const double *b,
  * (ABA, CRBA, load stiffness, solve_mass) or a new factorisation. */
 int rod_chain_mass_factor(rod_chain *c, const double *extra);
 void rod_chain_mass_solve(rod_chain *c, const double *b, double *x);
+/* The passes so far that wrote the factorisation rod_chain_mass_solve uses
+ * (every ABA and mass factorisation counts one): a caller that keeps a
+ * factorisation for later solves (at a later q: an approximate solve, the
+ * transforms of the last rod_chain_update with the articulated inertias of
+ * the factorisation) notes the count after it and finds the factorisation
+ * still there while the count is the same. */
+long rod_chain_factor_count(const rod_chain *c);
 
 /* Inverse dynamics by the RNEA: the torques tau (N m) that produce qdd with
  * fext (may be NULL) and gravity, armatures included. */

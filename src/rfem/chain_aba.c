@@ -46,6 +46,7 @@ articulate(rod_chain *c, int i, const double *extra, double *Ia) {
 static int inward(rod_chain *c, const double *tau, const double *fext,
                   const double *qdd) {
   const int n = c->n;
+  c->factors++;
   for (int i = 0; i < n; i++) {
     const rod_chain_link *l = &c->link[i];
     memcpy(c->IA + 36 * i, c->body_I + 36 * i, 36 * sizeof(double));
@@ -138,6 +139,7 @@ int rod_chain_solve_mass(rod_chain *c, const double *extra, const double *b,
 
 int rod_chain_mass_factor(rod_chain *c, const double *extra) {
   const int n = c->n;
+  c->factors++;
   /* Each link's own inertia copied as the pass reaches it (288 bytes, moved
    * inline), not all 288 n bytes up front by the C library's string copy:
    * 9 % of flexible_pendulum_pd's step instructions on 61 links. */
@@ -156,6 +158,8 @@ int rod_chain_mass_factor(rod_chain *c, const double *extra) {
   }
   return ROD_OK;
 }
+
+long rod_chain_factor_count(const rod_chain *c) { return c->factors; }
 
 void rod_chain_mass_solve(rod_chain *c, const double *b, double *x) {
   const int n = c->n;

@@ -37,6 +37,7 @@ struct rod_chain {
   double *h;       /* n: bias torques (forward_crba) */
   double *rhs;     /* n: packed right-hand side (forward_crba) */
   int *free_index; /* n: free joints in order (forward_crba) */
+  long factors;    /* passes that wrote U and D (rod_chain_factor_count) */
 };
 
 /* The root's spatial acceleration a0 (base coordinates) of a dynamics

@@ -150,6 +150,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
       rod_genalpha_params_from_radius(sc->rfem.spectral_radius);
   rod_genalpha_set_params(r->ga, gp);
   r->ga_beta = gp.beta;
+  r->ga_keep = true;
   r->step_tolerance = INFINITY;
   if (sc->time.has_tolerance) /* Newton follows the step's error: a scaled
                                  residual x turns a joint by about x rad */

@@ -2,10 +2,11 @@
  * handling, inside one smooth segment of the forcing. Generalized-alpha
  * with Newton iterations on the accelerations (the iteration matrix
  * M + gamma' D + beta' K solved in O(n) by the articulated-body pass with
- * the joint terms as armature), Dormand-Prince RK45 with error control, and
- * classic RK4 with substeps chosen for stability; a step's start kept and
- * restored, the integrators' restart after a jump of the forcing and their
- * continuation after an impulse. The contact steps (rfem_contact_step.h)
+ * the joint terms as armature, its factorisation kept across iterations
+ * and steps while the corrections contract), Dormand-Prince RK45 with error
+ * control, and classic RK4 with substeps chosen for stability; a step's start
+ * kept and restored, the integrators' restart after a jump of the forcing and
+ * their continuation after an impulse. The contact steps (rfem_contact_step.h)
  * integrate through these. */
 #include <math.h>
 #include <string.h>
@@ -17,7 +18,25 @@
 #include "rfem/rfem_loads.h"
 
 /* ---- generalized-alpha ---------------------------------------------------
- * Residual r = M qdd + h(q, v) - tau(q, v) = RNEA(q, v, qdd) - tau on the
+ * The iteration matrix's factorisation (the ABA's inward pass, the larger
+ * part of a solve) is kept across Newton iterations and steps while each
+ * correction divides the residual by 1000 or more: made fresh, the
+ * chain's quasi-Newton corrections divide it by about 1e4 (the matrix
+ * lacks the loads' and velocities' terms), so one from an earlier q serves
+ * until the configuration has moved on, and a correction that contracts
+ * less has it made again at once. */
+static const double GA_CONTRACTION = 1e-3;
+
+/* Newton's tolerance on the scaled residual: half solver.tolerance, so
+ * that the steps solved with a kept factorisation (whose last correction
+ * contracts less) lie closer to the steps' exact solution than fresh ones
+ * at solver.tolerance did (the chain's weight release: 1.9e-9 against
+ * 3.4e-9 m). */
+static double ga_tolerance(const rod_rfem *r) {
+  return 0.5 * r->sc.solver.tolerance;
+}
+
+/* Residual r = M qdd + h(q, v) - tau(q, v) = RNEA(q, v, qdd) - tau on the
  * free links; Maxwell torques follow the step's rates (rfem_maxwell_update)
  * so the element stays exact within the implicit step. */
 static int ga_residual(double t, const double *qf, const double *vf,
@@ -32,24 +51,54 @@ static int ga_residual(double t, const double *qf, const double *vf,
   rfem_joint_torques(r, t, r->q, r->v, r->maxwell ? r->Q_new : r->Q, r->tau);
   rod_chain_rnea(r->chain, r->qdd, r->fext, r->tau2);
   r->evaluations++;
-  for (int a = 0; a < r->nfree; a++)
+  double norm = 0;
+  for (int a = 0; a < r->nfree; a++) {
     res[a] = r->tau2[f0 + a] - r->tau[f0 + a];
+    norm = fmax(norm, fabs(res[a]));
+  }
+  /* a kept factorisation that contracts a correction's residual by less
+   * than GA_CONTRACTION is made again at the next solve */
+  norm *= r->L / r->EI;
+  if (r->ga_last_norm >= 0 && norm > ga_tolerance(r) &&
+      !(norm <= GA_CONTRACTION * r->ga_last_norm))
+    r->ga_stale = true;
+  r->ga_last_norm = norm;
   return 0;
 }
 
+/* The correction dx = S^-1 b with the iteration matrix's factorisation at
+ * an earlier q of this step or an earlier one (modified Newton), made again
+ * when none is kept (another pass of the chain wrote over it, a step of
+ * another size) or the last correction contracted too little. */
 static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
                     double *dx, void *user) {
   (void)t;
   rod_rfem *r = user;
   const int f0 = r->first_free;
-  rfem_iteration_extras(r, r->h, beta_p, gamma_p, r->extra);
+  /* steps of one size differ in the last digits of h (t_end - t) */
+  const bool kept =
+      r->ga_keep && r->ga_factor > 0 && !r->ga_stale &&
+      r->ga_factor == rod_chain_factor_count(r->chain) &&
+      fabs(beta_p - r->ga_factor_beta) <= 1e-9 * r->ga_factor_beta &&
+      fabs(gamma_p - r->ga_factor_gamma) <= 1e-9 * r->ga_factor_gamma;
+  if (!kept) {
+    rfem_iteration_extras(r, r->h, beta_p, gamma_p, r->extra);
+    int st = rod_chain_mass_factor(r->chain, r->extra);
+    if (st != ROD_OK)
+      return st;
+    r->ga_factor = rod_chain_factor_count(r->chain);
+    r->ga_factor_beta = beta_p;
+    r->ga_factor_gamma = gamma_p;
+    r->ga_stale = false;
+  }
+  r->ga_reused |= kept;
   if (f0)
     r->full[0] = 0.0;
   memcpy(r->full + f0, b, (size_t)r->nfree * sizeof(double));
-  int st = rod_chain_solve_mass(r->chain, r->extra, r->full, r->full);
+  rod_chain_mass_solve(r->chain, r->full, r->full);
   r->evaluations++;
   memcpy(dx, r->full + f0, (size_t)r->nfree * sizeof(double));
-  return st;
+  return ROD_OK;
 }
 
 static const rod_genalpha_system ga_system = {ga_residual, ga_solve};
@@ -75,18 +124,28 @@ static void ga_restore(rod_rfem *r, const double *buf, double t0) {
 
 static int ga_substeps(rod_rfem *r, double t_end, int m,
                        rod_genalpha_stats *gs) {
-  /* the scaled residual of solver.tolerance, or corrections below 1e-14 rad
+  /* the scaled residual of ga_tolerance, or corrections below 1e-14 rad
    * where round-off in large cancelling torques (a stiff PD drive) keeps the
    * residual above it */
-  rod_genalpha_options o = {r->sc.solver.max_iterations, r->sc.solver.tolerance,
+  rod_genalpha_options o = {r->sc.solver.max_iterations, ga_tolerance(r),
                             r->L / r->EI, 1e-14};
   const double t0 = rod_genalpha_time(r->ga), h = (t_end - t0) / m;
   for (int i = 0; i < m; i++) {
     const double ts = rod_genalpha_time(r->ga);
     r->h = i + 1 == m ? t_end - ts : h;
-    rfem_unpack(r, ts, rod_genalpha_q(r->ga), rod_genalpha_v(r->ga), NULL,
-                r->full, r->v_start, NULL);
-    int st = rod_genalpha_step(r->ga, &ga_system, r->h, &o, gs, r);
+    int st = ROD_ENOCONV;
+    /* a step that fails with a kept factorisation is tried again with a
+     * fresh one (the state stays as it was) */
+    r->ga_reused = true;
+    for (int attempt = 0; attempt < 2 && st != ROD_OK && r->ga_reused;
+         attempt++) {
+      r->ga_stale |= attempt > 0;
+      r->ga_reused = false;
+      r->ga_last_norm = -1;
+      rfem_unpack(r, ts, rod_genalpha_q(r->ga), rod_genalpha_v(r->ga), NULL,
+                  r->full, r->v_start, NULL);
+      st = rod_genalpha_step(r->ga, &ga_system, r->h, &o, gs, r);
+    }
     if (st != ROD_OK)
       return st;
     if (r->maxwell)

@@ -99,8 +99,16 @@ typedef struct rod_rfem {
 
   /* integrators */
   rod_genalpha *ga;
-  double *ga_save;       /* 4 nfree + nlinks: state at the start of a step */
-  double ga_beta;        /* generalized-alpha's beta */
+  double *ga_save; /* 4 nfree + nlinks: state at the start of a step */
+  double ga_beta;  /* generalized-alpha's beta */
+  /* the iteration matrix's factorisation, kept across Newton iterations
+   * and steps (rfem_free_step.c) */
+  bool ga_keep;   /* keep it (true; false: a fresh one each solve) */
+  long ga_factor; /* rod_chain_factor_count after it; 0: none */
+  double ga_factor_beta, ga_factor_gamma; /* its beta', gamma' */
+  double ga_last_norm;   /* the step's last scaled residual; -1 at its start */
+  bool ga_stale;         /* a correction contracted too little: factor again */
+  bool ga_reused;        /* the step solved with a kept factorisation */
   double step_tolerance; /* m: genalpha steps with a larger error estimate
                             are rejected (time.tolerance; else INFINITY) */
   rod_rk45 *rk45;
