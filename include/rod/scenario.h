@@ -53,6 +53,12 @@ typedef enum {
  * whenever a step stays exactly in the x-z plane, or never. */
 typedef enum { ROD_PLANAR_AUTO = 0, ROD_PLANAR_OFF } rod_planar_kind;
 typedef enum { ROD_LAYOUT_CENTERED = 0, ROD_LAYOUT_UNIFORM } rod_layout_kind;
+/* The driven joint's law (motor.control, kp > 0): PD, or computed torque
+ * (the PD plus the chain's inverse dynamics of the reference). */
+typedef enum {
+  ROD_MOTOR_PD = 0,
+  ROD_MOTOR_COMPUTED_TORQUE
+} rod_motor_control_kind;
 typedef enum {
   ROD_RFEM_GENALPHA = 0,
   ROD_RFEM_RK45,
@@ -197,6 +203,7 @@ typedef struct {
     double kp;      /* N m/rad; 0 = prescribed rotation */
     double kd;      /* N m s/rad */
     double inertia; /* kg m^2, rotor inertia of the PD-driven joint */
+    rod_motor_control_kind control; /* the driven joint's law */
   } motor;
   struct {
     double dt;       /* s */

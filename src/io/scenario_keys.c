@@ -19,6 +19,7 @@ static const char *const strategy_names[] = {"auto", "paper", "simple",
                                              "modified", NULL};
 static const char *const planar_names[] = {"auto", "off", NULL};
 static const char *const layout_names[] = {"centered", "uniform", NULL};
+static const char *const control_names[] = {"pd", "computed_torque", NULL};
 static const char *const rfem_int_names[] = {"genalpha", "rk45", "rk4", NULL};
 static const char *const joint_names[] = {"voigt", "maxwell", NULL};
 static const char *const shape_names[] = {"sphere", "capsule", "box", NULL};
@@ -158,6 +159,10 @@ const key_def rod_keys[] = {
       "derivative gain of the PD-driven joint"),
     D("motor", "inertia", motor.inertia, "0", RANGE_NONNEG, 0, 0, "kg m^2",
       "rotor inertia of the PD-driven joint"),
+    E("motor", "control", motor.control, "pd", control_names,
+      "the driven joint's law (kp > 0): pd, kp (ref - q) + kd (ref_rate - "
+      "dq); computed_torque, the same plus the chain's inverse dynamics of "
+      "the reference's acceleration (rfem; docs/physics.md)"),
     V("plane", "point", plane.point, "0 0 0", RANGE_ANY, "m",
       "a point of the rigid plane (a table), world frame"),
     V("plane", "normal", plane.normal, "0 0 1", RANGE_NONZERO, "",

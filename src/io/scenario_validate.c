@@ -362,6 +362,11 @@ int rod_scenario_validate(const rod_scenario *sc, rod_error *err) {
         err, ROD_EINVAL, file, "motor.kp",
         "a PD-driven motor (kp > 0) needs solver.backend = rfem (got %s)", v);
   }
+  if (sc->motor.enabled && sc->motor.control == ROD_MOTOR_COMPUTED_TORQUE &&
+      !(sc->motor.kp > 0))
+    return rod_error_set(err, ROD_EINVAL, file, "motor.control",
+                         "computed_torque drives a joint: it needs motor.kp "
+                         "> 0 (the clamp follows the reference exactly at 0)");
   if (sc->motor.enabled && sc->motor.kp > 0 && !(sc->motor.inertia > 0) &&
       sc->solver.backend == ROD_BACKEND_RFEM) {
     /* a massless rotor under PD is a stiff constraint the chain cannot

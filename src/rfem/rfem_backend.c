@@ -47,6 +47,8 @@ static void destroy(void *self) {
   free(r->xs);
   free(r->rs);
   free(r->kbuf);
+  free(r->ct_acc);
+  free(r->ct_tau);
   free(r->ga_save);
   free(r->y);
   free(r->ode_work);

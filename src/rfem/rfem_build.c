@@ -133,6 +133,8 @@ static int allocate(rod_rfem *r) {
   r->xs = calloc(2 * N, sizeof(double));
   r->rs = calloc(N, sizeof(double));
   r->kbuf = calloc(N * N, sizeof(double));
+  r->ct_acc = calloc(N, sizeof(double));
+  r->ct_tau = calloc(N, sizeof(double));
   r->npoints = r->nelements + 1;
   const size_t P = (size_t)r->npoints;
   r->s_out = calloc(P, sizeof(double));
@@ -144,7 +146,8 @@ static int allocate(rod_rfem *r) {
   if (!r->chain || !r->role || !r->k || !r->c || !r->q0 || !r->el || !r->q ||
       !r->v || !r->qdd || !r->Q || !r->Q_new || !r->v_start || !r->fext ||
       !r->tau || !r->tau2 || !r->extra || !r->full || !r->xs || !r->rs ||
-      !r->kbuf || !r->s_out || !r->out_pos || !r->out_quat || !r->out_vel)
+      !r->kbuf || !r->ct_acc || !r->ct_tau || !r->s_out || !r->out_pos ||
+      !r->out_quat || !r->out_vel)
     return ROD_ENOMEM;
   return ROD_OK;
 }

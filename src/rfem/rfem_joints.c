@@ -1,6 +1,7 @@
 /* The joints of the RFEM chain: the torques of the spring-damper elements
  * (Voigt and Maxwell, Iwamura et al., eq. 5-6) and of the PD motor (the RFEM
- * tutorial "Modeling deformable objects", 2022), plus the torques of the
+ * tutorial "Modeling deformable objects", 2022) or the computed-torque
+ * motor (the PD plus the chain's inverse dynamics), plus the torques of the
  * step's contact forces (rfem_state.h, contact_torque); the Maxwell element's
  * exact update over a step; the joint terms of an implicit step's iteration
  * matrix; the prescribed motor joint's motion and the full link vectors from
@@ -46,6 +47,18 @@ void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
     memcpy(qdd + f0, qddf, bytes);
 }
 
+/* The computed torque's model term at the chain's current kinematics and
+ * external forces r->fext: [M(q) a + h(q, dq)]_0 with a = (the reference's
+ * acceleration, 0, ..., 0), the RNEA's torque on the driven joint 0 when
+ * it follows the reference's acceleration and the passive joints do not
+ * accelerate (they have no actuator and no reference). */
+static double motor_model_torque(const rod_rfem *r, double t) {
+  memset(r->ct_acc, 0, (size_t)r->nlinks * sizeof(double));
+  r->ct_acc[0] = rfem_motor_accel(r, t);
+  rod_chain_rnea(r->chain, r->ct_acc, r->fext, r->ct_tau);
+  return r->ct_tau[0];
+}
+
 void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
                         const double *v, const double *Q, double *tau) {
   for (int i = 0; i < r->nlinks; i++) {
@@ -55,6 +68,8 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
         double a, w;
         rod_motor_reference(&r->sc, t, &a, &w);
         tau[i] = r->k[i] * (a - q[i]) + r->c[i] * (w - v[i]);
+        if (r->sc.motor.control == ROD_MOTOR_COMPUTED_TORQUE)
+          tau[i] += motor_model_torque(r, t);
       }
       continue;
     }

@@ -20,7 +20,10 @@ double rfem_motor_accel(const rod_rfem *r, double t);
 void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
                  const double *qddf, double *q, double *v, double *qdd);
 /* Joint torques (N m) at state q, v with Maxwell torques Q, plus the
- * torques of the step's contact forces (r->contact_torque). */
+ * torques of the step's contact forces (r->contact_torque). The chain's
+ * kinematics must be at q, v and r->fext hold the external forces: a
+ * computed-torque motor adds [M(q) (ref_acc, 0, ..., 0) + h(q, v)]_0 by the
+ * RNEA to the PD's kp (ref - q) + kd (ref_rate - v). */
 void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
                         const double *v, const double *Q, double *tau);
 /* Maxwell element (Iwamura et al., eq. 6) over a step h with the joint rate

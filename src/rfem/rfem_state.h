@@ -127,6 +127,7 @@ typedef struct rod_rfem {
   double *xs;    /* 2 nlinks: static unknowns (and a second state) */
   double *rs;    /* nlinks: static residual */
   double *kbuf;  /* nlinks^2: dead-load stiffness */
+  double *ct_acc, *ct_tau; /* nlinks: computed torque's inverse dynamics */
 
   /* a step's start, kept by rfem_save for the contact stepper's
    * re-integrations: time, full link vectors and the integrator's state */

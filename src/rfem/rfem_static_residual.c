@@ -64,6 +64,9 @@ int rfem_static_eval(const rfem_static_loads *ld, const double *x, double *res,
     rfem_couple_stiffness(r, nc, couples, r->kbuf, n);
     if (r->tendons)
       rfem_tendon_stiffness(r, r->kbuf, n);
+    if (!r->prescribed && r->sc.motor.control == ROD_MOTOR_COMPUTED_TORQUE)
+      for (int b = 0; b < n; b++) /* its model term cancels the loads' */
+        r->kbuf[(size_t)b * n] = 0.0;
     for (int b = 0; b < nf; b++)
       for (int a = 0; a < nf; a++) {
         double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];

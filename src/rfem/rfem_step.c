@@ -13,15 +13,17 @@
 #include "rfem/rfem_free_step.h"
 #include "rfem/rfem_step.h"
 
-/* Times in [t0, t1) where the forcing jumps (the prescribed motor's
- * acceleration at the ramp's start and end; the velocity of the clamp of
+/* Times in [t0, t1) where the forcing jumps (the acceleration of the
+ * prescribed or computed-torque motor's reference at the ramp's start and
+ * end; the velocity of the clamp of
  * base.motion_file at its first and last time after 0), ascending;
  * returns how many (at most 2). */
 static int breakpoints(const rod_rfem *r, double t0, double t1, double *out) {
   const rod_scenario *sc = &r->sc;
   double jumps[2];
   int nj = 0;
-  if (sc->motor.enabled && r->prescribed) {
+  if (sc->motor.enabled &&
+      (r->prescribed || sc->motor.control == ROD_MOTOR_COMPUTED_TORQUE)) {
     jumps[nj++] = sc->motor.start;
     jumps[nj++] = sc->motor.start + sc->motor.ramp;
   } else if (r->inputs && r->inputs->base && !r->drive.base) {
