@@ -4,7 +4,11 @@ not asserted by the test suite.
 
 1. Speed-up: 32 weight-release cases (weight_release.ini, tip.mass from 5
    to 36 g) by --threads 1 and 2, and by mpirun -n 1 and 2: the wall time
-   of the whole command, best of --repeat, and the ratio at 2 to at 1.
+   of the whole command, best of --repeat, and the ratio at 2 to at 1;
+   the sweep's own time (its summary line's: from the index opened to the
+   last case recorded, without the process's start and MPI's), and what
+   mpirun -n 1 and 2 of `rodsim --version` take (the launch alone:
+   mpirun, MPI_Init, MPI_Finalize), which the whole command pays too.
 2. Overhead per case beyond its own run (scheduling, reading the case's
    summary back, recording it): the sweep's wall time on one thread minus
    the sum of its cases' own wall times (the index's /wall_time: set-up to
@@ -102,24 +106,35 @@ def speedup(a, tmp, rows):
             ("threads", 2, [], ["--threads", "2"]),
             ("mpirun", 1, mpirun(1), []),
             ("mpirun", 2, mpirun(2), [])]
+    launch = {}
     for _ in range(a.repeat):
         for how, n, prefix, extra in runs:
             cpu = []
-            w, _line = sweep(a.rodsim, os.path.join(tmp, "s"),
-                             ["--vary", MASSES] + extra, prefix, cpu=cpu)
+            w, line = sweep(a.rodsim, os.path.join(tmp, "s"),
+                            ["--vary", MASSES] + extra, prefix, cpu=cpu)
             key = (how, n)
             if key not in best or w < best[key][0]:
-                best[key] = (w, cpu[0], load())
+                best[key] = (w, cpu[0], load(), own_time(line))
+            if how == "mpirun":
+                # the launch alone: mpirun, MPI_Init and MPI_Finalize of
+                # rodsim doing nothing else
+                t0 = time.perf_counter()
+                subprocess.run(prefix + [a.rodsim, "--version"], check=True,
+                               capture_output=True)
+                t = time.perf_counter() - t0
+                launch[n] = min(launch.get(n, t), t)
     out = []
     for how in ("threads", "mpirun"):
-        t1, c1, l1 = best[(how, 1)]
-        t2, c2, l2 = best[(how, 2)]
+        t1, c1, l1, o1 = best[(how, 1)]
+        t2, c2, l2, o2 = best[(how, 2)]
         rows.append(("speedup", how, 2, 32, t2, t2 / t1, l2))
         rows.append(("speedup", how, 1, 32, t1, 1.0, l1))
-        out.append("| %s | %.2f | %.2f | %.3f | %.2f | %.2f | %.2f | %.2f | "
-                   "%.1f |" %
+        out.append("| %s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.2f | "
+                   "%.2f | %.2f | %.2f | %s | %.1f |" %
                    ("`--threads N`" if how == "threads" else "`mpirun -n N`",
-                    t1, t2, t2 / t1, c1, c2, c1 / t1, c2 / t2,
+                    t1, t2, t2 / t1, o1, o2, o2 / o1, c1, c2, c1 / t1,
+                    c2 / t2, "%.2f, %.2f" % (launch[1], launch[2])
+                    if how == "mpirun" else "",
                     max(l1, l2)))
     return out
 
@@ -277,9 +292,10 @@ def main():
         if "speedup" in only:
             mark = len(md)
             md += ["## 32 weight-release cases, best of %d" % a.repeat, "",
-                   "| how | wall 1 (s) | wall 2 (s) | 2 / 1 | CPU 1 (s) | "
-                   "CPU 2 (s) | cores used at 1 | at 2 | load |",
-                   "|---|---|---|---|---|---|---|---|---|"] + speedup(a, tmp, rows) + [""]
+                   "| how | wall 1 (s) | wall 2 (s) | 2 / 1 | sweep's own "
+                   "1 (s) | own 2 (s) | own 2 / 1 | CPU 1 (s) | CPU 2 (s) | "
+                   "cores used at 1 | at 2 | launch alone 1, 2 (s) | load |",
+                   "|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + speedup(a, tmp, rows) + [""]
             print("\n".join(md[mark:]), flush=True)
         if "overhead" in only:
             mark = len(md)

@@ -25,8 +25,9 @@ bool rod_mpi_built(void);
 
 /* Initialize MPI (thread level funneled) when the process was started by
  * an MPI launcher (mpirun, mpiexec, srun with PMI or PMIx: its
- * environment says so); otherwise do nothing, and load none of MPI's
- * libraries (they are in a module librod opens only then). rank and size: this process's rank and the ranks of the job (0
+ * environment says so) as one of more than one rank; otherwise (a job of
+ * one rank among them) do nothing, and load none of MPI's libraries (they
+ * are in a module librod opens only then). rank and size: this process's rank and the ranks of the job (0
  * and 1 without MPI). ROD_EIO when MPI cannot be initialized. */
 int rod_mpi_start(int *argc, char ***argv, int *rank, int *size);
 

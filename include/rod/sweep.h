@@ -169,7 +169,7 @@ typedef struct {
   int shard, shards;        /* run only the cases c with c mod shards == shard
                                (Slurm job arrays on one DIR); shards <= 1: all */
   int threads;              /* cases at once in this process (no MPI); 0: the
-                               online cores */
+                               cores it may run on (its affinity) */
   const volatile int *stop; /* non-zero: hand out no more cases and stop
                                the running ones (SIGINT) */
   /* After each case recorded (may be NULL): for progress and messages. */

@@ -218,7 +218,7 @@ def sweep(scenario, vary=None, out=None, executor=None, *, cases=None,
     "...:COUNT:log" (or "START:STOP" with samples); cases: a CSV of cases;
     samples, seed: a Latin hypercube over the ranges without a count.
     executor: None runs the cases on threads of the library (threads, as
-    --threads; default the online cores); any concurrent.futures.Executor
+    --threads; default the cores it may run on); any concurrent.futures.Executor
     (ThreadPoolExecutor, ProcessPoolExecutor, an MPI or cluster pool) runs
     each case by rodsim._sweep.run_case, this process keeping the index.
 

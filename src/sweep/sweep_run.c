@@ -1,9 +1,11 @@
 /* A sweep directory (rod/sweep.h): opening it (the locks, the index made
  * or checked against the definition, the cases the files say are done),
  * handing out its cases as a queue and recording each one's result. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,8 +333,14 @@ static void pool_done(void *user, int job, const void *result, size_t size) {
   record(s, job, &rec);
 }
 
-static int online_cores(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+/* The cores this process may run on: those of its affinity mask (taskset,
+ * a cpuset, mpirun's binding of a rank to one core), else the online
+ * ones. */
+static int usable_cores(void) {
+  cpu_set_t set;
+  long n = sched_getaffinity(0, sizeof set, &set) == 0
+               ? CPU_COUNT(&set)
+               : sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
@@ -341,7 +349,7 @@ int rod_sweep_run(rod_sweep *s, rod_sweep_report *rep, rod_error *err) {
   s->next = 0;
   s->rep.threads = rod_mpi_size() > 1 ? 1
                    : s->o.threads > 0 ? s->o.threads
-                                      : online_cores();
+                                      : usable_cores();
   pool_ops ops = {.kind = POOL_CASE,
                   .next = pool_next,
                   .done = pool_done,
