@@ -7,8 +7,10 @@ usage: validation/report.py [--rodsim build/rodsim] [--out validation/out]
 
 Writes OUT/report.md and PNG figures beside it. Sections: statics,
 frequencies, scenarios, history, conditioning, bench, floor, compare,
-contact. The full report takes several minutes; --quick trims the sweeps
-(for a smoke test).
+contact, contact_steps, physics, tendons (RODSIM_PUBLISHED: the published
+tendon programs' checkout, for the tendons section's speed). The full
+report takes several minutes; --quick trims the sweeps (for a smoke
+test).
 Needs Debian's python3-numpy, python3-matplotlib, python3-h5py.
 """
 import argparse
@@ -33,6 +35,7 @@ import contact_steps  # noqa: E402
 import physics  # noqa: E402
 import rodlib  # noqa: E402
 import speed  # noqa: E402
+import tendons  # noqa: E402
 
 SCEN = "data/scenarios"
 
@@ -570,6 +573,9 @@ SECTIONS = {
         rs, out, quick, save),
     "physics": lambda rs, out, quick: physics.study_physics(rs, out, quick,
                                                             save),
+    "tendons": lambda rs, out, quick: tendons.study(
+        os.path.dirname(rs.exe), out, quick,
+        os.environ.get("RODSIM_PUBLISHED")),
 }
 
 

@@ -96,7 +96,7 @@ int kr_contact_create(rod_kirchhoff *k) {
   const rod_scenario *sc = &k->sc;
   c->closed = !sc->motor.enabled && sc->loads.count == 0 &&
               !sc->impulse.enabled && v3_norm(sc->tip.force) == 0 &&
-              v3_norm(sc->tip.moment) == 0;
+              v3_norm(sc->tip.moment) == 0 && sc->tendons.count == 0;
   c->dim = 1;
   for (int b = 0; b < w.count; b++)
     c->restitution = c->restitution || w.item[b].restitution > 0;

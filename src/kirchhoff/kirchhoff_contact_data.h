@@ -42,7 +42,8 @@ struct kr_contact {
   double *e_node;    /* nodes: the restitution of the body struck */
   double *vnorm;     /* nodes x 3: the normal of that body */
   int since_impact;  /* accepted steps since the last impact step */
-  bool closed;       /* nothing but gravity and the bodies works on the rod */
+  bool closed;       /* nothing but gravity and the bodies works on the rod (no
+                       loads, motor, impulse, tendons: their motors work) */
   bool restitution;  /* some body has restitution > 0 */
   double e_scale;    /* the restitution of this step over the bodies' */
   int euler_hold;    /* accepted steps left by backward Euler alone */

@@ -1,7 +1,8 @@
 /* The grid of the Kirchhoff backend: space.nodes points, uniform, with a
  * node exactly at every point load inside the rod (where n and m jump; Till
- * & Rucker 2017, III.B), its intervals, and the history between the nodes
- * that the grid allows (space.history). */
+ * & Rucker 2017, III.B) and where a tendon starts or ends, the nodes that
+ * never move, its intervals, and the history between the nodes that the
+ * grid allows (space.history). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,24 @@ rod_history_kind kr_choose_history(const rod_kirchhoff *k) {
   if (sc->time.alpha > -0.5 + 1e-9 && max_kh(k) <= 0.3)
     return ROD_HISTORY_STAGE;
   return ROD_HISTORY_HERMITE;
+}
+
+int kr_fixed_nodes(const rod_kirchhoff *k, int *node) {
+  double pos[2 * ROD_MAX_TENDONS];
+  const int nt = kr_tendon_breaks(&k->sc, pos, 0);
+  int n = 0, p = 0;
+  node[n++] = 0;
+  for (int j = 1; j < k->nodes - 1; j++) {
+    while (p < k->loads.npoints && k->loads.point_node[p] < j)
+      p++;
+    bool fixed = p < k->loads.npoints && k->loads.point_node[p] == j;
+    for (int t = 0; t < nt && !fixed; t++)
+      fixed = k->s_base[j] == pos[t];
+    if (fixed)
+      node[n++] = j;
+  }
+  node[n++] = k->nodes - 1;
+  return n;
 }
 
 void kr_grid_changed(rod_kirchhoff *k) {

@@ -122,13 +122,14 @@ void kr_regrid_static_done(rod_kirchhoff *k) {
 }
 
 /* The nodes no interpolation crosses, ascending: the clamp, the point
- * loads', the kinks (node[0 .. nk - 1], ascending) and the tip; returns
- * how many. */
+ * loads', the tendons' ends, the kinks (node[0 .. nk - 1], ascending) and
+ * the tip; returns how many. */
 static int breaks(const rod_kirchhoff *k, const int *node, int nk, int *b) {
-  int n = 0, p = 0, q = 0;
+  int fix[KR_FIXED_NODES], n = 0, p = 0, q = 0;
+  const int nf = kr_fixed_nodes(k, fix);
   b[n++] = 0;
-  while (p < k->loads.npoints || q < nk) {
-    const int a = p < k->loads.npoints ? k->loads.point_node[p] : k->nodes;
+  while (p < nf || q < nk) {
+    const int a = p < nf ? fix[p] : k->nodes;
     const int c = q < nk ? node[q] : k->nodes;
     const int v = a < c ? a : c;
     if (a == v)
@@ -334,7 +335,7 @@ static void carry_nodes(const rod_kirchhoff *k, const int *b, int nb, double *y,
  * False, the grid unchanged, when a stretch would not be whole. */
 static bool place(rod_kirchhoff *k, const int *node, const double *z, int nk,
                   const int *b, int nb) {
-  double fs[KR_MAX_POINTS + KR_KINKS + 2];
+  double fs[KR_FIXED_NODES + KR_KINKS];
   for (int f = 0; f < nb; f++) {
     fs[f] = k->s[b[f]];
     for (int q = 0; q < nk; q++)
@@ -358,7 +359,7 @@ static double share(const double *s, int n, int j) {
 }
 
 bool kr_regrid_to(rod_kirchhoff *k, const int *node, const double *z, int nk) {
-  int b[KR_MAX_POINTS + KR_KINKS + 2];
+  int b[KR_FIXED_NODES + KR_KINKS];
   const int nb = breaks(k, node, nk, b);
   const size_t N = (size_t)k->nodes;
   memcpy(k->rg_s, k->s, N * sizeof(double));
@@ -421,7 +422,7 @@ void kr_regrid(rod_kirchhoff *k) {
   k->node_y = k->sol_y;
   const int nk = kr_contact_boundaries(k, node, z, point, KR_KINKS);
   k->node_y = last;
-  int b[KR_MAX_POINTS + KR_KINKS + 2];
+  int b[KR_FIXED_NODES + KR_KINKS];
   const int nb = breaks(k, node, nk, b);
   bool move = false;
   for (int q = 0; q < nk; q++) {
@@ -563,7 +564,7 @@ void kr_regrid_sample_contact(rod_kirchhoff *k, rod_sample *out) {
 }
 
 void kr_regrid_sample(rod_kirchhoff *k) {
-  int b[KR_MAX_POINTS + KR_KINKS + 2];
+  int b[KR_FIXED_NODES + KR_KINKS];
   const int nb = breaks(k, k->kink, k->nkinks, b);
   node_quantities(k);
   for (int o = 0; o < k->nodes; o++) {

@@ -18,6 +18,11 @@ int kr_build_grid(rod_kirchhoff *k);
 /* The intervals and everything the grid's arclengths set, after they
  * changed (the contacts' boundaries moved a node). */
 void kr_grid_changed(rod_kirchhoff *k);
+/* The nodes that never move, ascending and distinct (at most
+ * KR_FIXED_NODES): the clamp, each point load's, each tendon's start and
+ * end inside the rod, the tip; returns how many. */
+enum { KR_FIXED_NODES = KR_MAX_POINTS + 2 * ROD_MAX_TENDONS + 2 };
+int kr_fixed_nodes(const rod_kirchhoff *k, int *node);
 /* The history between the nodes for the grid (space.history; auto by the
  * longest interval's k h). */
 rod_history_kind kr_choose_history(const rod_kirchhoff *k);

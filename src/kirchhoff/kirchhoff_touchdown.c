@@ -14,7 +14,8 @@
  * two free nodes before it (exact in the small-deflection limit, where
  * m_ss = q), its zero nearest the node. A node moves there, the grid is
  * made uniform again between its fixed nodes (the clamp, the tip, the
- * point loads' and the boundaries'; place_nodes), and the contact problem
+ * point loads', the tendons' ends and the boundaries'; place_nodes), and
+ * the contact problem
  * is solved again, until the zero lies within the contact tolerance of
  * its node (a fixed point contracting by 1e-2 to 4e-2 a solve; a secant
  * chased the contact solve's scatter). The node count is the grid's.
@@ -325,16 +326,10 @@ static bool place_nodes(rod_kirchhoff *k, const double *z, int n, int *used,
                         int keep, const bool *own) {
   const int N = k->nodes;
   /* the fixed nodes, ascending: each one's index */
-  int fix[KR_MAX_POINTS + KR_BOUNDARIES + 2], nf = 0;
-  double fs[KR_MAX_POINTS + KR_BOUNDARIES + 2];
-  fix[nf] = 0;
-  fs[nf++] = 0.0;
-  for (int p = 0; p < k->loads.npoints; p++) {
-    fix[nf] = k->loads.point_node[p];
-    fs[nf++] = k->s_base[k->loads.point_node[p]];
-  }
-  fix[nf] = N - 1;
-  fs[nf++] = k->s_base[N - 1];
+  int fix[KR_FIXED_NODES + KR_BOUNDARIES], nf = kr_fixed_nodes(k, fix);
+  double fs[KR_FIXED_NODES + KR_BOUNDARIES];
+  for (int f = 0; f < nf; f++)
+    fs[f] = k->s_base[fix[f]];
   for (int b = 0; b < n; b++) {
     int f = 0; /* the stretch (fix[f], fix[f + 1]) holding z[b] */
     while (f + 2 < nf && fs[f + 1] <= z[b])
