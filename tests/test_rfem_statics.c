@@ -3,7 +3,10 @@
  * backward march), the Euler-Bernoulli sums of the discrete chain, the
  * elastica by elliptic integrals, the Kirchhoff backend, the impulse's
  * material point and the internal forces' balance. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/v3.h"
 #include "rfemutil.h"
@@ -322,6 +325,58 @@ START_TEST(soft_rod_hanging_converges) {
 }
 END_TEST
 
+/* The chain's static progress (rod_sim_static_progress), read from
+ * another thread while a column under three times its buckling load P_c
+ * = pi^2 EI / (4 L^2) solves: the direct solve ends on the straight,
+ * unstable state, so the loads grow along the path (and an imperfection
+ * decides the side). Every value -1 (the direct solve) or a share of the
+ * loads in [0, 1], the shares never falling, 1 once solved; -1 before. */
+typedef struct {
+  void *chain;
+  atomic_bool done;
+  int reads, bad, fell;
+} chain_progress;
+
+static void *read_chain_progress(void *arg) {
+  chain_progress *r = arg;
+  double last = -1;
+  while (!atomic_load(&r->done)) {
+    const double f = rod_backend_rfem.static_progress(r->chain);
+    r->reads++;
+    if (!(f == -1 || (f >= 0 && f <= 1)))
+      r->bad++;
+    if (f >= 0 && f < last)
+      r->fell++;
+    last = f >= 0 ? f : last;
+    nanosleep(&(struct timespec){0, 100000}, NULL);
+  }
+  return NULL;
+}
+
+START_TEST(static_progress_on_the_path) {
+  rod_scenario sc;
+  cantilever(&sc, 40, ROD_LAYOUT_CENTERED, true);
+  sc.solver.tolerance = 1e-10;
+  sc.tip.force[0] = -3.0 * M_PI * M_PI / 4.0; /* EI = 1, L = 1 */
+  rod_rfem *chain = make(&sc);
+  ck_assert(rod_backend_rfem.static_progress(chain) == -1);
+  chain_progress r = {.chain = chain};
+  atomic_init(&r.done, false);
+  pthread_t th;
+  ck_assert_int_eq(pthread_create(&th, NULL, read_chain_progress, &r), 0);
+  solve_static(chain);
+  atomic_store(&r.done, true);
+  pthread_join(th, NULL);
+  ck_assert_msg(r.bad == 0 && r.fell == 0, "%d reads: %d bad, %d fell", r.reads,
+                r.bad, r.fell);
+  rod_static_report rep;
+  rod_backend_rfem.static_report(chain, &rep);
+  ck_assert_msg(rep.path_steps > 0, "no loading path");
+  ck_assert(rod_backend_rfem.static_progress(chain) == 1);
+  rod_backend_rfem.destroy(chain);
+}
+END_TEST
+
 /* Internal forces in the sense of docs/hdf5.md (what the part beyond a point
  * exerts on the part before it). Static: n at a point is the total load
  * beyond it, m the moment of those loads about the point, n(L) the tip
@@ -389,6 +444,7 @@ static Suite *rfem_statics_suite(void) {
   tcase_add_test(tg, static_approaches_kirchhoff);
   tcase_add_test(tg, soft_rod_hanging_converges);
   tcase_add_test(tg, internal_forces_balance_loads);
+  tcase_add_test(tg, static_progress_on_the_path);
   suite_add_tcase(s, tg);
   return s;
 }

@@ -54,3 +54,9 @@ void rod_static_note_end(rod_static_report *rep, int index, const char *test,
              "the rod would snap; took the stable state the path reaches",
              fold_lambda);
 }
+
+void rod_static_progress_note(_Atomic double *progress, double lambda) {
+  const double was = atomic_load_explicit(progress, memory_order_relaxed);
+  if (lambda < 0 || lambda > was)
+    atomic_store_explicit(progress, fmin(lambda, 1.0), memory_order_relaxed);
+}

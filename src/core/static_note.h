@@ -4,6 +4,7 @@
 #ifndef ROD_STATIC_NOTE_H
 #define ROD_STATIC_NOTE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "rod/sim.h"
@@ -17,6 +18,12 @@
  * x-z plane (y x d) unless out_of_plane, then along y. */
 void rod_static_imperfection_dir(const double d[3], int out_of_plane,
                                  double dir[3]);
+
+/* The static solve's progress for rod_sim_static_progress, kept by each
+ * backend in *progress: the largest lambda of its loading path solved so
+ * far (the path may pass a fold and come back), at most 1; -1 (off a
+ * path) sets it. */
+void rod_static_progress_note(_Atomic double *progress, double lambda);
 
 /* rep->note for a state taken past a bifurcation the loads do not decide:
  * index unstable directions of the loads' own state, the tip moved from

@@ -46,6 +46,15 @@ void kr_contact_free(kr_contact *c) {
   free(c->e_node);
   free(c->vnorm);
   free(c->w_before);
+  free(c->dw);
+  free(c->band0);
+  free(c->brhs0);
+  free(c->band);
+  free(c->brhs);
+  free(c->ipm);
+  free(c->bgrad);
+  free(c->bpiv);
+  free(c->bact);
   free(c);
 }
 
@@ -91,6 +100,17 @@ int kr_contact_create(rod_kirchhoff *k) {
   c->e_node = calloc(N, sizeof(double));
   c->vnorm = calloc(3 * N, sizeof(double));
   c->w_before = calloc(U, sizeof(double));
+  c->dw = calloc(U, sizeof(double));
+  const size_t nz = (size_t)KR_BAND_UNKNOWNS * N;
+  const size_t band = (size_t)KR_BAND_LDAB * nz;
+  c->band0 = malloc(band * sizeof(double));
+  c->band = malloc(band * sizeof(double));
+  c->brhs0 = malloc(nz * sizeof(double));
+  c->brhs = malloc(nz * sizeof(double));
+  c->ipm = calloc(7 * N, sizeof(double));
+  c->bgrad = calloc(3 * N, sizeof(double));
+  c->bpiv = malloc(nz * sizeof(int));
+  c->bact = calloc(N, 1);
   c->since_impact = KR_CONTACT_RESTART;
   c->impulse_time = k->sc.time.dt;
   const rod_scenario *sc = &k->sc;
@@ -106,7 +126,8 @@ int kr_contact_create(rod_kirchhoff *k) {
       !c->cand || !c->C || !c->b || !c->l || !c->g0 || !c->V || !c->ev ||
       !c->work || !c->solver || !c->out_force || !c->out_active ||
       !c->fn_before || !c->vlaw || !c->vn_before || !c->e_node || !c->vnorm ||
-      !c->w_before)
+      !c->w_before || !c->dw || !c->band0 || !c->band || !c->brhs0 ||
+      !c->brhs || !c->ipm || !c->bgrad || !c->bpiv || !c->bact)
     return ROD_ENOMEM;
   return ROD_OK;
 }

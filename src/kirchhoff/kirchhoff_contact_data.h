@@ -54,6 +54,15 @@ struct kr_contact {
   double sweep_res;  /* the scaled residual of the sweep the gaps came
                         from (0: the solve's own sweep) */
   double shot_tol;   /* the loosest shooting tolerance of the step's solves */
+  double *dw; /* m, unknowns: the update's move of the measured values that
+                 its model predicts */
+  /* the statics' banded model (kirchhoff_contact_banded.c): the band
+   * without the contact rows, its right-hand side, the factorised copy
+   * and the solution, LAPACK's pivots, the active set, the nodes' gaps */
+  double *band0, *brhs0, *band, *brhs, *ipm; /* ipm: 7 x nodes */
+  double *bgrad; /* nodes x 3: the gradients of the candidates' gaps */
+  int *bpiv;
+  signed char *bact;
 };
 
 /* Coulomb's law holds to this relative tolerance on the cone (the law's
@@ -78,6 +87,18 @@ double kr_contact_measured(const rod_kirchhoff *k, int i, int j);
  * contact conditions at the last sweep, -1 when none; why (n bytes, or
  * NULL) says how. */
 int kr_contact_law_broken(const rod_kirchhoff *k, char *why, size_t n);
+
+/* kirchhoff_contact_banded.c: the statics' Newton update of the forces on
+ * the banded model over the nodes, frictionless: from the last sweep at
+ * the solution, the m candidates c->cand with their gaps in c->b and
+ * forces in c->f, the new forces into c->l, the old into c->g0 and the
+ * moves of the gaps the model predicts into dw (m each). ROD_ENOCONV when
+ * the active set does not settle, ROD_ESING when the model is singular
+ * (the caller then takes the dense model). Its workspace per node, at
+ * most (3D): the unknowns (10 states, 3 positions, the force) and the
+ * band's rows in LAPACK's storage (2 kl + ku + 1, kl = 20, ku = 19). */
+int kr_contact_banded_update(rod_kirchhoff *k, int m, double *dw);
+enum { KR_BAND_UNKNOWNS = 14, KR_BAND_LDAB = 60 };
 
 /* kirchhoff_contact_swept.c: the body's thickness scale (m): its radius,
  * half a box's smallest extent; a plane's is infinite. */

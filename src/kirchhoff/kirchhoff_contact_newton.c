@@ -5,10 +5,13 @@
  * is solved (shooting), and the gaps respond to a change dF through the
  * compliance C = d gap / d F of the rod's equilibrium (symmetric,
  * Maxwell-Betti), so the next forces solve the linear complementarity
- * problem gap + C (F' - F) >= 0 _|_ F' >= 0 (the frictionless dual,
- * contact_dual.c). Column i of C is the linearised response to a force at
- * node i: one Newton step of the shooting with the Jacobian at the
- * solution, dx = -J^-1 r(x, F +- d e_i), and the gaps of the sweep at
+ * problem gap + C (F' - F) >= 0 _|_ F' >= 0. The statics solve it on the
+ * banded model over the nodes (kirchhoff_contact_banded.c), linear in
+ * them; the dense model is the time steps' (and the statics' where the
+ * banded model's active set does not settle), solved by the frictionless
+ * dual (contact_dual.c): column i of C is the linearised response to a
+ * force at node i, one Newton step of the shooting with the Jacobian at
+ * the solution, dx = -J^-1 r(x, F +- d e_i), and the gaps of the sweep at
  * x + dx, by central differences (four sweeps per column).
  *
  * Time steps: the same Newton on the forces at the step's end, each
@@ -350,6 +353,18 @@ static double model_law_violation(const kr_contact *c, int m) {
   return worst;
 }
 
+/* The dense model's move of the measured values for the update, M (F' -
+ * F), into c->dw. */
+static void model_move(kr_contact *c, int m) {
+  const int n = c->dim * m;
+  for (int u = 0; u < n; u++) {
+    double w = 0;
+    for (int v = 0; v < n; v++)
+      w += c->C[u + (size_t)n * v] * (c->l[v] - c->g0[v]);
+    c->dw[u] = w;
+  }
+}
+
 /* One Newton update of the forces from the solution x (last sweep at x,
  * gaps evaluated): the candidates' compliance, the model's contact
  * problem; the new forces into c->l (dim per candidate c->cand[0 .. *m -
@@ -383,6 +398,15 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
   const int n = D * m;
   for (int u = 0; u < n; u++) /* before compliance moves the last sweep */
     c->b[u] = kr_contact_measured(k, c->cand[u / D], u % D);
+  /* the statics: the banded model over the nodes, linear in them (its
+   * tangent sweep counts 1 + its directions); the dense model where its
+   * active set does not settle */
+  if (!kind->dynamic && D == 1) {
+    const int s = kr_contact_banded_update(k, m, c->dw);
+    st->integrations += 1 + (k->planar ? 5 : 10);
+    if (s == ROD_OK || s == ROD_ENOMEM)
+      return s;
+  }
   int s =
       solved ? solved_compliance(k, kind, x, m, st) : compliance(k, x, m, st);
   if (s == ROD_OK)
@@ -402,8 +426,11 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
     c->g0[u] = c->l[u] = c->f[3 * c->cand[u / D] + u % D];
   }
   rod_contact_stats cs;
-  if (D == 1)
-    return rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+  if (D == 1) {
+    s = rod_contact_dual(c->solver, m, c->C, c->b, c->l, &cs);
+    model_move(c, m);
+    return s;
+  }
   for (int a = 0; a < m; a++)
     c->mu[a] = c->world.item[kr_contact_body_of(k, c->cand[a])].friction;
   /* the sweeps in rounds, the model's law checked after each: the forces
@@ -445,12 +472,12 @@ static int newton_update(rod_kirchhoff *k, const kr_solve_kind *kind, double *x,
   for (int u = 0; u < n; u++)
     if (u % D && fabs(c->l[u]) <= kr_contact_gs * big)
       c->l[u] = 0;
+  model_move(c, m);
   return s;
 }
 
 /* The largest change of the update and the sum of the forces (N); the
- * largest move of a measured value the model predicts for it, M (F' - F)
- * (m). */
+ * largest move of a measured value the model predicts for it (m, c->dw). */
 static double update_change(const kr_contact *c, int m, double *total,
                             double *move) {
   const int n = c->dim * m;
@@ -458,10 +485,7 @@ static double update_change(const kr_contact *c, int m, double *total,
   *move = 0;
   for (int u = 0; u < n; u++) {
     change = fmax(change, fabs(c->l[u] - c->g0[u]));
-    double w = 0;
-    for (int v = 0; v < n; v++)
-      w += c->C[u + (size_t)n * v] * (c->l[v] - c->g0[v]);
-    *move = fmax(*move, fabs(w));
+    *move = fmax(*move, fabs(c->dw[u]));
   }
   *total = 0;
   for (int i = 0; i < c->nodes; i++)

@@ -60,11 +60,7 @@ static void apply_loads(const kr_path_loads *pl, double lambda) {
  * largest lambda solved so far (the path may pass a fold and come back),
  * or -1 off a path. */
 static void note_progress(rod_kirchhoff *k, double lambda) {
-  const double was =
-      atomic_load_explicit(&k->static_progress, memory_order_relaxed);
-  if (lambda < 0 || lambda > was)
-    atomic_store_explicit(&k->static_progress, fmin(lambda, 1.0),
-                          memory_order_relaxed);
+  rod_static_progress_note(&k->static_progress, lambda);
 }
 
 static int path_residual(void *user, const double *x, double lambda, double *r,

@@ -94,6 +94,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   if (!r)
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   r->sc = *sc;
+  atomic_init(&r->static_progress, -1.0);
   rod_model_init(&r->model, sc);
   int st = rod_inputs_load(sc, &r->inputs, err);
   if (st != ROD_OK) {
@@ -180,6 +181,11 @@ static int solve_static(void *self, rod_step_stats *st) {
            3 * (size_t)r->contact->world.count * r->contact->nslots *
                sizeof(double));
   return rfem_start_dynamics(r);
+}
+
+static double static_progress(void *self) {
+  rod_rfem *r = self;
+  return atomic_load_explicit(&r->static_progress, memory_order_relaxed);
 }
 
 static void static_report(void *self, rod_static_report *rep) {
@@ -310,6 +316,7 @@ const rod_backend_ops rod_backend_rfem = {
     .destroy = destroy,
     .solve_static = solve_static,
     .static_report = static_report,
+    .static_progress = static_progress,
     .step = step,
     .sample = sample,
     .set_drive = set_drive,

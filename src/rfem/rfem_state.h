@@ -18,6 +18,7 @@
 #ifndef ROD_RFEM_STATE_H
 #define ROD_RFEM_STATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "bvp/lm.h"
@@ -117,6 +118,10 @@ typedef struct rod_rfem {
   int rk4_substeps;
   rod_lm_workspace *lm;
   rod_static_report static_report; /* how the static state was found */
+  /* the static solve's loads reached on its loading path (0 to 1; -1 off
+   * a path: the direct solve, the contact problem at the full loads; 1
+   * once solved), read from other threads (rod_sim_static_progress) */
+  _Atomic double static_progress;
 
   /* scratch, sized once */
   double *fext;  /* nlinks x 6 */

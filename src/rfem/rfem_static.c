@@ -39,12 +39,24 @@ static int lm_residual(const double *x, double *res, double *J, void *user) {
   return rfem_static_eval(user, x, res, J);
 }
 
+/* The loads reached on the loading path, for rod_sim_static_progress: the
+ * largest lambda of a Jacobian so far (the path may pass a fold and come
+ * back), or -1 off a path. The direct solve and the contact problem
+ * (rfem_contact_static.c: sequential quadratic programming at the full
+ * loads) are on none: they report -1, as the rod's do. */
+static void note_progress(rod_rfem *r, double lambda) {
+  rod_static_progress_note(&r->static_progress, lambda);
+}
+
 static int path_residual(void *user, const double *x, double lambda,
                          double *res, double *J) {
   rfem_static_loads *ld = user;
   ld->f = ld->release ? 1.0 : lambda;
   ld->e = ld->release ? 1.0 - lambda : lambda;
-  return rfem_static_eval(ld, x, res, J);
+  const int s = rfem_static_eval(ld, x, res, J);
+  if (J && !ld->release)
+    note_progress(ld->r, lambda);
+  return s;
 }
 
 /* Unstable directions of the state x under the loads ld: the eigenvalues
@@ -172,7 +184,17 @@ static int resolve(rfem_static_loads *full, double *x, int index,
   return index;
 }
 
+static int solve_static(rod_rfem *r, rod_step_stats *st);
+
 int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
+  note_progress(r, -1.0); /* the direct solve */
+  const int s = solve_static(r, st);
+  if (s == ROD_OK)
+    note_progress(r, 1.0);
+  return s;
+}
+
+static int solve_static(rod_rfem *r, rod_step_stats *st) {
   memset(st, 0, sizeof *st);
   rod_static_report *rep = &r->static_report;
   memset(rep, 0, sizeof *rep);
@@ -219,9 +241,10 @@ int rfem_solve_static(rod_rfem *r, rod_step_stats *st) {
     rep->stable = 1;
   }
   r->t = 0.0;
-  if (r->contact) { /* the rod on the bodies it would enter; a rod that
-                       finds no equilibrium in the air may find one on them
-                       (whose stability the free rod's does not tell) */
+  if (r->contact) {         /* the rod on the bodies it would enter; a rod that
+                               finds no equilibrium in the air may find one on them
+                               (whose stability the free rod's does not tell) */
+    note_progress(r, -1.0); /* at the full loads: on no path */
     rep->stable = -1;
     rep->note[0] = '\0';
     if (status == ROD_OK)
