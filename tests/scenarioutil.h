@@ -44,8 +44,7 @@ static inline void rod_test_soft_rod(rod_scenario *sc) {
 /* A weightless rod along +z (the material frame the world's at the clamp)
  * for tendons, no gravity: L 0.5 m, d 2 mm, E 200 GPa, G 80 GPa, shear
  * stiffness G A (validation/tendon_rw.py's), solver.tolerance 1e-13. */
-static inline void rod_test_tendon_rod(rod_scenario *sc,
-                                       rod_model_kind model) {
+static inline void rod_test_tendon_rod(rod_scenario *sc, rod_model_kind model) {
   rod_scenario_default(sc);
   sc->rod.model = model;
   sc->rod.length = 0.5;
@@ -60,6 +59,26 @@ static inline void rod_test_tendon_rod(rod_scenario *sc,
   sc->rod.shear_coefficient = 1;
   sc->rod.has_shear_coefficient = true;
   sc->solver.tolerance = 1e-13;
+}
+
+/* `rodsim static` on the scenario text beside a data file (name and its
+ * text; NULL: none) in a new directory: exit 2 and one line naming key. */
+static inline void rod_test_refused(const char *data_name, const char *data,
+                                    const char *scenario_text,
+                                    const char *key) {
+  char dir[256];
+  rod_test_dir(dir, sizeof dir, "refused");
+  if (data_name)
+    rod_test_write(dir, data_name, data);
+  rod_test_write(dir, "bad.ini", scenario_text);
+  char args[600];
+  snprintf(args, sizeof args, "static '%s/bad.ini' -o '%s/out.h5'", dir, dir);
+  rod_cli_result r = rod_test_cli(dir, args);
+  ck_assert_int_eq(r.status, 2);
+  ck_assert_msg(strstr(r.err, key) != NULL, "no %s in: %s", key, r.err);
+  ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'),
+                "more than one line: %s", r.err);
+  rod_test_rmdir(dir);
 }
 
 /* Run sc without HDF5; the caller frees the recording. */

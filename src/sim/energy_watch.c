@@ -59,11 +59,12 @@ static double potential_size(const rod_energy_watch *w, const rod_sample *s) {
 void rod_energy_watch_init(rod_energy_watch *w, const rod_scenario *sc) {
   memset(w, 0, sizeof *w);
   /* a dead tip moment does work that no potential holds (turns in 3D do
-   * not add up to an angle); so do loads in time ([load.NAME]) and a
-   * clamp moved along a table */
+   * not add up to an angle); so do loads in time ([load.NAME]), a clamp
+   * moved along a table and tendons (their motors or tensions work) */
   const double *M = sc->tip.moment;
   w->active = !sc->motor.enabled && M[0] == 0 && M[1] == 0 && M[2] == 0 &&
-              sc->loads.count == 0 && !sc->base.motion_file[0];
+              sc->loads.count == 0 && !sc->base.motion_file[0] &&
+              sc->tendons.count == 0;
   w->t_free =
       sc->impulse.enabled ? sc->impulse.start + sc->impulse.duration : 0.0;
   memcpy(w->tip_force, sc->tip.force, sizeof w->tip_force);
