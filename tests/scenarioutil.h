@@ -77,6 +77,26 @@ static inline rod_tendon_def *rod_test_add_tendon(rod_scenario *sc, double x,
   return t;
 }
 
+/* `rodsim static` on the scenario text beside a data file (name and its
+ * text; NULL: none) in a new directory: exit 2 and one line naming key. */
+static inline void rod_test_refused(const char *data_name, const char *data,
+                                    const char *scenario_text,
+                                    const char *key) {
+  char dir[256];
+  rod_test_dir(dir, sizeof dir, "refused");
+  if (data_name)
+    rod_test_write(dir, data_name, data);
+  rod_test_write(dir, "bad.ini", scenario_text);
+  char args[600];
+  snprintf(args, sizeof args, "static '%s/bad.ini' -o '%s/out.h5'", dir, dir);
+  rod_cli_result r = rod_test_cli(dir, args);
+  ck_assert_int_eq(r.status, 2);
+  ck_assert_msg(strstr(r.err, key) != NULL, "no %s in: %s", key, r.err);
+  ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'),
+                "more than one line: %s", r.err);
+  rod_test_rmdir(dir);
+}
+
 /* Run sc without HDF5; the caller frees the recording. */
 static inline rod_recorder *rod_test_run(const rod_scenario *sc,
                                          rod_sim_result *res) {

@@ -433,19 +433,7 @@ END_TEST
  * scenario text beside a data file (name and its text; NULL: none). */
 static void check_refused_with(const char *data_name, const char *data,
                                const char *section_text, const char *key) {
-  char dir[256];
-  rod_test_dir(dir, sizeof dir, "tendon");
-  if (data_name)
-    rod_test_write(dir, data_name, data);
-  rod_test_write(dir, "bad.ini", section_text);
-  char args[600];
-  snprintf(args, sizeof args, "static '%s/bad.ini' -o '%s/out.h5'", dir, dir);
-  rod_cli_result r = rod_test_cli(dir, args);
-  ck_assert_int_eq(r.status, 2);
-  ck_assert_msg(strstr(r.err, key) != NULL, "no %s in: %s", key, r.err);
-  ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'),
-                "more than one line: %s", r.err);
-  rod_test_rmdir(dir);
+  rod_test_refused(data_name, data, section_text, key);
 }
 
 static void check_refused(const char *section_text, const char *key) {

@@ -137,6 +137,13 @@ typedef struct {
   rod_arclength end; /* where it is anchored: tip, or m of arclength */
   char routing_file[ROD_PATH_MAX]; /* CSV s,x,y (m); "" for none */
   char tension_file[ROD_PATH_MAX]; /* CSV t,T (s, N); "" for none */
+  /* displacement control: CSV t,dl (s, m pulled in by the motor); "" for
+   * none (tension control); the tension follows from the length
+   * constraint (docs/tendons.md) */
+  char displacement_file[ROD_PATH_MAX];
+  double compliance;    /* 1/N: the tendon's and transmission's stretch per
+                           unit length and tension */
+  double base_to_motor; /* m of tendon between the rod and its motor */
 } rod_tendon_def;
 
 typedef struct {
@@ -151,6 +158,9 @@ typedef struct {
     double bending_stiffness; /* N m^2, used when has_bending_stiffness */
     bool has_bending_stiffness;
     double bending_damping; /* N m^2 s, Kelvin-Voigt B for bending */
+    double shear_retardation; /* s: B_se = tau_se K_se, used when
+                                 has_shear_retardation; else B / EI */
+    bool has_shear_retardation;
     double drag;            /* kg/m^2, square-law drag coefficient (normal
                                drag C_n for drag_model = normal) */
     rod_drag_kind drag_model;

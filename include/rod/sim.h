@@ -232,7 +232,9 @@ int rod_sim_set_load(rod_sim *sim, const char *name, const double force[3],
 
 /* Tension (N, >= 0) of the tendon [tendon.NAME] (docs/tendons.md);
  * replaces its tension or tension_file. ROD_EINVAL when the scenario has
- * no such section or the tension is negative or not finite. */
+ * no such section, the tension is negative or not finite, or the tendon
+ * is displacement-controlled (its tension follows from its motor's
+ * displacement_file). */
 int rod_sim_set_tendon(rod_sim *sim, const char *name, double tension);
 
 /* The tendon [tendon.NAME] in the current state: its tension (N) and its

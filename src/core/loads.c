@@ -127,6 +127,17 @@ double rod_tendon_tension(const rod_scenario *sc, const rod_inputs *in,
   return out[0];
 }
 
+double rod_tendon_displacement(const rod_inputs *in, int i, double t) {
+  const rod_table *tab = in ? in->tendon_displacement[i] : NULL;
+  if (!tab)
+    return 0.0;
+  const double first = rod_table_at(tab, 0, 0);
+  const double last = rod_table_at(tab, tab->rows - 1, 0);
+  double out[3];
+  table_lerp_cols(tab, fmin(fmax(t, first), last), 1, out);
+  return out[0];
+}
+
 void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
                      const rod_drive *d, int i, double t, double F[3],
                      double M[3]) {

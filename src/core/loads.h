@@ -80,6 +80,10 @@ void rod_rotation_accel(const double r[3], const double r_t[3],
  * (linear between samples, held beyond its ends), else its constant. */
 double rod_tendon_tension(const rod_scenario *sc, const rod_inputs *in,
                           const rod_drive *d, int i, double t);
+/* The length tendon i's motor has pulled in at time t (m, its
+ * displacement_file: linear between samples, held beyond its ends; 0
+ * without one). */
+double rod_tendon_displacement(const rod_inputs *in, int i, double t);
 
 void rod_load_values(const rod_scenario *sc, const rod_inputs *in,
                      const rod_drive *d, int i, double t, double F[3],

@@ -273,6 +273,8 @@ void rod_model_init(rod_model *m, const rod_scenario *sc) {
       m->shear_coefficient * sc->rod.shear_modulus * m->area;
   m->Kse[2] = sc->rod.youngs_modulus * m->area;
   m->retardation = sc->rod.bending_damping / EI;
+  m->retardation_se = sc->rod.has_shear_retardation ? sc->rod.shear_retardation
+                                                    : m->retardation;
   m->drag_model = sc->rod.drag_model;
   for (int i = 0; i < 3; i++) {
     m->drag[i] = sc->rod.drag;

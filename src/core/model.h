@@ -24,6 +24,8 @@ typedef struct {
   double shear_coefficient; /* k of the shear stiffness (cosserat) */
   /* s, Kelvin-Voigt retardation time B/EI: B = tau K and B_se = tau K_se */
   double retardation;
+  /* s, that of shear and extension: B_se = tau_se K_se */
+  double retardation_se;
   rod_drag_kind drag_model;
   /* kg/m^2, square-law drag: paper C (diagonal); normal (C_n, C_n, C_t) */
   double drag[3];

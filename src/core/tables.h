@@ -44,6 +44,8 @@ typedef struct {
   rod_table *tendon_route[ROD_MAX_TENDONS];
   double *tendon_route_m[ROD_MAX_TENDONS];
   rod_table *tendon_tension[ROD_MAX_TENDONS];
+  /* tendon i's displacement t, dl (s, m), times increasing */
+  rod_table *tendon_displacement[ROD_MAX_TENDONS];
 } rod_inputs;
 
 #endif

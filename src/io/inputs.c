@@ -13,6 +13,7 @@ static const char *const base_columns[7] = {"t",  "x",  "y", "z",
                                             "rx", "ry", "rz"};
 static const char *const route_columns[3] = {"s", "x", "y"};
 static const char *const tension_columns[2] = {"t", "T"};
+static const char *const displacement_columns[2] = {"t", "dl"};
 
 void rod_inputs_free(rod_inputs *in) {
   if (!in)
@@ -28,6 +29,7 @@ void rod_inputs_free(rod_inputs *in) {
     rod_table_free(in->tendon_route[i]);
     free(in->tendon_route_m[i]);
     rod_table_free(in->tendon_tension[i]);
+    rod_table_free(in->tendon_displacement[i]);
   }
   free(in);
 }
@@ -156,6 +158,13 @@ static int load_tendon(const rod_scenario *sc, rod_inputs *in, int i,
                              "%.15g)",
                              t->tension_file, rod_table_at(T, j, 1),
                              rod_table_at(T, j, 0));
+  }
+  if (t->displacement_file[0]) {
+    snprintf(key, sizeof key, "tendon.%s.displacement_file", t->name);
+    st = read_file(sc, key, t->displacement_file, displacement_columns, 2,
+                   &in->tendon_displacement[i], err);
+    if (st != ROD_OK)
+      return st;
   }
   return ROD_OK;
 }

@@ -77,7 +77,12 @@ const key_def rod_keys[] = {
     D("rod", "bending_damping", rod.bending_damping, "0", RANGE_NONNEG, 0, 0,
       "N m^2 s",
       "Kelvin-Voigt damping B of bending; torsion, shear and extension use "
-      "the same retardation time B/EI"),
+      "the same retardation time B/EI (shear and extension: unless "
+      "rod.shear_retardation is given)"),
+    {"rod", "shear_retardation", KEY_DOUBLE, OFF(rod.shear_retardation), 0,
+     NULL, RANGE_NONNEG, 0, 0, NULL, OFF(rod.has_shear_retardation), "s",
+     "Kelvin-Voigt retardation time of shear and extension (cosserat), B_se "
+     "= tau_se K_se; absent: bending_damping / EI; 0: undamped"},
     D("rod", "drag", rod.drag, "0", RANGE_NONNEG, 0, 0, "kg/m^2",
       "square-law air drag C: paper: f = -R C (q .* |q|), q the velocity "
       "in the material frame; normal: C_n of -C_n |q_perp| q_perp"),
@@ -369,6 +374,19 @@ static const key_def tendon_keys[] = {
      RANGE_ANY, 0, 0, NULL, 0, "",
      "CSV of t,T (s, N, T >= 0): the tension in time, interpolated "
      "linearly, held at its ends; replaces tension"},
+    {"tendon", "displacement_file", KEY_FILE, TOFF(displacement_file),
+     ROD_PATH_MAX, "", RANGE_ANY, 0, 0, NULL, 0, "",
+     "CSV of t,dl (s, m): displacement control, the length the motor pulls "
+     "in, interpolated linearly, held at its ends; the tension follows "
+     "from the tendon's length (replaces tension)"},
+    {"tendon", "compliance", KEY_DOUBLE, TOFF(compliance), 0, "0", RANGE_NONNEG,
+     0, 0, NULL, 0, "1/N",
+     "displacement control: the stretch of tendon and transmission per "
+     "unit of its commanded length and tension"},
+    {"tendon", "base_to_motor", KEY_DOUBLE, TOFF(base_to_motor), 0, "0",
+     RANGE_NONNEG, 0, 0, NULL, 0, "m",
+     "displacement control: the tendon's length between the rod's base and "
+     "its motor"},
 };
 
 const section_family rod_families[] = {

@@ -26,6 +26,21 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
   if (t->tension_file[0] && t->tension != 0)
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "give either tension or tension_file, not both");
+  snprintf(label, sizeof label, "tendon.%s.displacement_file", t->name);
+  if (t->displacement_file[0] && (t->tension != 0 || t->tension_file[0]))
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "give one actuation: tension, tension_file or "
+                         "displacement_file");
+  if (t->displacement_file[0] && sc->obstacles.count > 0)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "displacement control is not supported with "
+                         "obstacles (use tension or tension_file)");
+  snprintf(label, sizeof label, "tendon.%s.%s", t->name,
+           t->compliance != 0 ? "compliance" : "base_to_motor");
+  if (!t->displacement_file[0] && (t->compliance != 0 || t->base_to_motor != 0))
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "applies to displacement control only (give "
+                         "displacement_file)");
   const double end = rod_tendon_end(sc, t);
   snprintf(label, sizeof label, "tendon.%s.end", t->name);
   if (end > sc->rod.length) {

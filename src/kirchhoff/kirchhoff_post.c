@@ -32,7 +32,8 @@ static void end_record(const rod_kirchhoff *k, const double *y, size_t point,
     m3_mul_tv(Rtns, wk.R, f + ROD_Y_N);
     v3_cross(uxRtn, wk.u, wk.Rtn);
     for (int i = 0; i < 3; i++)
-      vs[i] = rc->kse[i] * (Rtns[i] - uxRtn[i]) - tf * Hs[KR_HV + i];
+      vs[i] =
+          rc->kse[i] * (Rtns[i] - uxRtn[i]) - rc->tau_fac_se * Hs[KR_HV + i];
   }
   for (int i = 0; i < 3; i++) {
     val[KR_HQ + i] = y[ROD_Y_Q + i];

@@ -153,7 +153,8 @@ void kr_pose_step(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
   kr_set_coefficients(k, c, true);
   kr_set_loads(k, t, false);
   kr_set_planar(k);
-  kr_predict(k, x);
+  if (!k->disp_warm)
+    kr_predict(k, x);
 }
 
 rod_bdf_coeffs kr_step_coefficients(const rod_kirchhoff *k) {
@@ -168,7 +169,8 @@ static void pose_stage(rod_kirchhoff *k, double t, double c0, double *x) {
   kr_set_stage(k, c0);
   kr_set_loads(k, t, false);
   kr_set_planar(k);
-  kr_predict_stage(k, t, x);
+  if (!k->disp_warm)
+    kr_predict_stage(k, t, x);
 }
 
 /* One attempt at the step to time t with coefficients c by the given
@@ -249,8 +251,9 @@ static bool modified_first(const rod_kirchhoff *k, double c0) {
          simple_growth(k, c0) > kr_auto_growth;
 }
 
-int kr_solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
-                   bool stage, bool *modified, double *x, rod_step_stats *st) {
+static int solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                       bool stage, bool *modified, double *x,
+                       rod_step_stats *st) {
   const rod_scenario *sc = &k->sc;
   const bool only_simple = sc->solver.strategy == ROD_STRATEGY_SIMPLE;
   *modified = modified_first(k, c->c0);
@@ -290,7 +293,30 @@ void kr_update_strategy(rod_kirchhoff *k, bool modified,
   }
 }
 
+/* The arguments of a solve for kr_tendon_solve. */
+typedef struct {
+  double t;
+  const rod_bdf_coeffs *c;
+  bool stage, chain, *modified;
+  double *x;
+  rod_step_stats *st;
+} solve_args;
+
+static int solve_posed(rod_kirchhoff *k, void *ctx) {
+  solve_args *a = ctx;
+  if (a->chain)
+    return solve_chain(k, a->t, a->c, a->stage, a->modified, a->x, a->st);
+  return attempt(k, a->t, a->c, false, *a->modified, true, a->x, a->st);
+}
+
+int kr_solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
+                   bool stage, bool *modified, double *x, rod_step_stats *st) {
+  solve_args a = {t, c, stage, true, modified, x, st};
+  return kr_tendon_solve(k, t, x, solve_posed, &a);
+}
+
 int kr_solve_once(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                   bool modified, double *x, rod_step_stats *st) {
-  return attempt(k, t, c, false, modified, true, x, st);
+  solve_args a = {t, c, false, false, &modified, x, st};
+  return kr_tendon_solve(k, t, x, solve_posed, &a);
 }

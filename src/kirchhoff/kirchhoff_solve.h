@@ -41,6 +41,15 @@ int kr_solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
  * retry of a failed step. */
 int kr_solve_once(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
                   bool modified, double *x, rod_step_stats *st);
+/* kirchhoff_tendon_solve.c: a problem posed and solved by inner(k, ctx)
+ * (its loads set at k->disp_xi), repeated until the displacement-
+ * controlled tendons meet their length constraints at time t (s); inner
+ * alone without them. x (6, or NULL): the shooting's unknowns that inner
+ * starts from after the first solve (then moved by the tensions' change)
+ * and leaves solved. */
+typedef int kr_tendon_inner(rod_kirchhoff *k, void *ctx);
+int kr_tendon_solve(rod_kirchhoff *k, double t, double *x,
+                    kr_tendon_inner *inner, void *ctx);
 /* After a step solved (modified: by modified shooting), the strategy's
  * choice for the next ones. */
 void kr_update_strategy(rod_kirchhoff *k, bool modified,

@@ -88,7 +88,29 @@ typedef struct rod_kirchhoff {
                          kirchhoff_tendon.c), NULL without tendons */
   double tension[ROD_TENDONS_MAX]; /* N: the tendons' at the loads' time */
   double tendon_length[ROD_TENDONS_MAX]; /* m: at the last converged sweep */
-  bool ustar_planar;                     /* u*_1 = u*_3 = 0 everywhere */
+  /* Displacement-controlled tendons (kirchhoff_tendon_solve.c): their
+   * indices; the unknowns xi (N: the tension when >= 0; m: minus the
+   * slack length when < 0); the length pulled in at the loads' time (m);
+   * the routing's length on the unloaded rod (m, every tendon); the
+   * constraint's Jacobian by xi kept from solve to solve (m/N, Broyden);
+   * the last solves' times and unknowns (the prediction); the last
+   * constraint residuals (m). */
+  int ndisp;
+  int disp[ROD_TENDONS_MAX];
+  double disp_xi[ROD_TENDONS_MAX];
+  double disp_dl[ROD_TENDONS_MAX];
+  double tendon_rest[ROD_TENDONS_MAX];
+  double disp_B[ROD_TENDONS_MAX * ROD_TENDONS_MAX];
+  bool disp_have_B;
+  int disp_n_past;
+  double disp_past_t[2], disp_past_xi[2][ROD_TENDONS_MAX];
+  double disp_residual[ROD_TENDONS_MAX];
+  double disp_rmax[ROD_TENDONS_MAX];   /* m: the largest offset where it runs */
+  double disp_Sx[6 * ROD_TENDONS_MAX]; /* 1/N: d x / d xi (6 x ndisp),
+                                          Broyden's, for the warm starts */
+  bool disp_warm;      /* the shooting starts from the unknowns it is given (the
+                          last solve's, at other tensions), not a prediction */
+  bool ustar_planar;   /* u*_1 = u*_3 = 0 everywhere */
   bool general;        /* precurved, rotary inertia or normal drag: the sweeps'
                           general variant (a plain rod's skips those terms) */
   bool history_planar; /* every hp in the x-z plane */

@@ -68,7 +68,9 @@ static void set_constants(rod_kirchhoff *k, double c0) {
   const double fac = 1.0 + c0 * m->retardation; /* K + c0 B = K fac */
   const double e3[3] = {0, 0, 1};
   rod_rhs_const *rc = &k->rc;
+  const double fac_se = 1.0 + c0 * m->retardation_se; /* Kse + c0 Bse */
   rc->tau_fac = m->retardation / fac;
+  rc->tau_fac_se = m->retardation_se / fac_se;
   rc->c0 = c0;
   kr_set_tangent_stride(k);
   rc->rho_area = m->rho_area;
@@ -77,10 +79,10 @@ static void set_constants(rod_kirchhoff *k, double c0) {
   for (int i = 0; i < 3; i++) {
     rc->rho_inertia[i] = m->rho_inertia[i];
     rc->ki[i] = 1.0 / (m->K[i] * fac);
-    rc->kse[i] = 1.0 / (m->Kse[i] * fac);
+    rc->kse[i] = 1.0 / (m->Kse[i] * fac_se);
     rc->K[i] = m->K[i];
     rc->Kse[i] = m->Kse[i];
-    rc->av0[i] = e3[i] / fac;
+    rc->av0[i] = e3[i] / fac_se;
   }
   kr_loads_distributed(m, &rc->loads);
   kr_tendon_constants(k, rc);

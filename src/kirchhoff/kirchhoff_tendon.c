@@ -19,6 +19,12 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
   for (int i = 0; i < n; i++) /* until the first loads' time */
     k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, 0.0);
   k->route = NULL;
+  k->ndisp = 0;
+  for (int i = 0; i < n; i++)
+    if (k->sc.tendons.item[i].displacement_file[0]) {
+      k->disp[k->ndisp++] = i;
+      k->tension[i] = 0.0; /* the unknown's start (kr_tendon_solve) */
+    }
   if (n == 0)
     return ROD_OK;
   const size_t P = (size_t)k->stages * (size_t)k->intervals;
@@ -41,6 +47,9 @@ int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n) {
   }
   return n;
 }
+
+static void routing_lengths(const rod_kirchhoff *k, const double *rec,
+                            double *l);
 
 void kr_tendon_route(rod_kirchhoff *k) {
   const int n = k->sc.tendons.count, S = k->stages;
@@ -66,11 +75,27 @@ void kr_tendon_route(rod_kirchhoff *k) {
       pt->route = rt;
     }
   }
+  if (n > 0)
+    routing_lengths(k, NULL, k->tendon_rest);
+  for (int d = 0; d < k->ndisp; d++) { /* the largest offset where it runs */
+    k->disp_rmax[d] = 0;
+    for (size_t p = 0; p < (size_t)S * k->intervals; p++) {
+      const double *r = k->pt[p].route + ROD_ROUTE * k->disp[d];
+      if (r[6] != 0)
+        k->disp_rmax[d] = fmax(k->disp_rmax[d], hypot(r[0], r[1]));
+    }
+  }
 }
 
 void kr_tendon_set(rod_kirchhoff *k, double t) {
   for (int i = 0; i < k->sc.tendons.count; i++)
-    k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, t);
+    if (!k->sc.tendons.item[i].displacement_file[0])
+      k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, t);
+  for (int d = 0; d < k->ndisp; d++) { /* the unknown's (a slack one: 0) */
+    const int i = k->disp[d];
+    k->tension[i] = fmax(k->disp_xi[d], 0.0);
+    k->disp_dl[d] = rod_tendon_displacement(k->inputs, i, t);
+  }
   kr_tendon_constants(k, &k->rc);
 }
 
@@ -80,27 +105,34 @@ void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc) {
     rc->tension[i] = k->tension[i];
 }
 
-void kr_tendon_lengths(rod_kirchhoff *k) {
-  /* l_i = int |pb_i| ds over [start, end] (|p_i,s| = |R pb_i|), pb_i = v +
-   * u x r_i + r_i' at the stage records, with the sweep's weights (RK4:
-   * h/6 (1, 2, 2, 1); Euler: h) */
+/* l_i = int |pb_i| ds over [start, end] (|p_i,s| = |R pb_i|), pb_i = v +
+ * u x r_i + r_i', with the sweep's weights (RK4: h/6 (1, 2, 2, 1); Euler:
+ * h), at the stage records (rec) or on the unloaded rod (u = u*, v = e3;
+ * rec NULL), into l. */
+static void routing_lengths(const rod_kirchhoff *k, const double *rec,
+                            double *l) {
   static const double rk4[4] = {1.0 / 6, 2.0 / 6, 2.0 / 6, 1.0 / 6};
+  static const double e3[3] = {0, 0, 1}, zero[3] = {0, 0, 0};
   const int n = k->sc.tendons.count, S = k->stages;
   for (int i = 0; i < n; i++)
-    k->tendon_length[i] = 0.0;
+    l[i] = 0.0;
   for (int j = 0; j < k->intervals; j++)
     for (int st = 0; st < S; st++) {
       const size_t p = (size_t)S * j + st;
-      const double *rec = k->stage_val + p * KR_HW;
+      const double *r = rec ? rec + p * KR_HW : NULL;
       const double w = k->len[j] * (S == 4 ? rk4[st] : 1.0);
       double u[3], t[3];
-      v3_add(u, rec + KR_HU, k->pt[p].ustar);
+      v3_add(u, r ? r + KR_HU : zero, k->pt[p].ustar);
       for (int i = 0; i < n; i++) {
         const double *rt = k->pt[p].route + ROD_ROUTE * i;
         if (rt[6] != 0)
-          k->tendon_length[i] += w * rod_tendon_tangent(rt, u, rec + KR_HV, t);
+          l[i] += w * rod_tendon_tangent(rt, u, r ? r + KR_HV : e3, t);
       }
     }
+}
+
+void kr_tendon_lengths(rod_kirchhoff *k) {
+  routing_lengths(k, k->stage_val, k->tendon_length);
 }
 
 void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out) {

@@ -61,6 +61,7 @@ typedef struct {
   double kse[3];         /* 1/N: 1 / (Kse (1 + c0 tau)) */
   double av0[3];         /* e3 / (1 + c0 tau) (Cosserat) */
   double tau_fac;        /* s: tau / (1 + c0 tau) */
+  double tau_fac_se;     /* s: the same of shear and extension's tau_se */
   int cosserat;
   int rotary; /* the cross-section's rotary inertia is kept */
   /* for the energy quadratures */
@@ -85,8 +86,8 @@ typedef struct {
  * history terms themselves, so that a history kept at the evaluation
  * points writes them in place (rod_history_point_terms). With them
  *   u = ki .* R^T m + (u* - tau_fac U) = u* + (R^T m / K - tau U) / (1 + c0
- * tau) v = kse .* R^T n + av, av = av0 - tau_fac V = (e3 - tau V) / (1 + c0
- * tau)
+ * tau) v = kse .* R^T n + av, av = av0 - tau_fac_se V = (e3 - tau_se V) / (1 +
+ * c0 tau)
  */
 typedef struct {
   double Q[3]; /* m/s^2: q_t = c0 q + Q */
@@ -132,7 +133,7 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
     if (c->cosserat) {
       m3_mul_tv(wk->Rtn, R, n);
       for (int i = 0; i < 3; i++)
-        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
+        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac_se * hp->V[i]);
     } else {
       v3_set(v, 0, 0, 1);
     }
@@ -169,7 +170,7 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
     if (!tendons) {
       m3_mul_tv(wk->Rtn, R, n);
       for (int i = 0; i < 3; i++)
-        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac * hp->V[i]);
+        v[i] = c->kse[i] * wk->Rtn[i] + (c->av0[i] - c->tau_fac_se * hp->V[i]);
     }
     m3_mul_v(ps, R, v);
     double wxv[3];
@@ -257,8 +258,8 @@ rod_rhs_eval_planar(const rod_rhs_const *c, const rod_hist_point *hp,
   if (c->cosserat) {
     const double t0 = R[0] * n0 + R[6] * n2, t2 = R[2] * n0 + R[8] * n2;
     v3_set(wk->Rtn, t0, 0.0, t2);
-    v3_set(v, c->kse[0] * t0 + (c->av0[0] - c->tau_fac * hp->V[0]), 0.0,
-           c->kse[2] * t2 + (c->av0[2] - c->tau_fac * hp->V[2]));
+    v3_set(v, c->kse[0] * t0 + (c->av0[0] - c->tau_fac_se * hp->V[0]), 0.0,
+           c->kse[2] * t2 + (c->av0[2] - c->tau_fac_se * hp->V[2]));
     v3_set(ps, R[0] * v[0] + R[2] * v[2], 0.0, R[6] * v[0] + R[8] * v[2]);
     f[ROD_Y_Q + 0] = ((c->c0 * v[0] + hp->V[0]) - uxq0) + w1 * v[2];
     f[ROD_Y_Q + 1] = 0.0;

@@ -101,6 +101,11 @@ int rod_sim_set_tendon(rod_sim *sim, const char *name, double tension) {
                         "the tension must be finite, >= 0 and at most %g N "
                         "(got %g)",
                         ROD_SIM_MAX_INPUT, tension);
+  if (sim->sc.tendons.item[i].displacement_file[0])
+    return rod_sim_fail(sim, ROD_EINVAL, "tendon",
+                        "%s is displacement-controlled: its tension follows "
+                        "from displacement_file",
+                        name);
   rod_drive old = sim->drive;
   sim->drive.tendon[i] = true;
   sim->drive.tendon_tension[i] = tension;

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""The motor-driven tendon robot of Till, Aloi & Rucker 2019's public
+dynamics example against the published program: the tip over the whole
+25 s, and the run time of both on the same settings, side by side.
+
+data/scenarios/tendon_dynamics.ini is the example (Cosserat rod, one
+displacement-controlled tendon, BDF2 at 50 ms, Euler on 200 points). The
+published program is not part of rodsim: build it from its sources
+(ContinuumRobotExamples, TendonRobotDynamics, g++ -O2 -DNDEBUG) with its
+output streams at 17 digits, run it, and give its directory of outputs
+(--ref-out, holding centerline.dat: 3 rows per sample of the backbone's
+points, or tip.csv: t,x,y,z) and the program itself (--ref-bin) for the
+timing. Optional --ref-grid N=DIR (repeatable): the same program with N
+points and/or its Levenberg-Marquardt run to a smaller sum of squares,
+whose outputs let the comparison separate the two programs' space
+discretisations (both first order in s on Euler's rule, with different
+constants: rodsim integrates the n-m form, the program the u-v form) and
+the program's stopping rule (a sum of squares of 1e-12 in N, N m and m,
+which leaves its tension off by up to 2e-4 N) from the model.
+
+Prints the tip's largest distance from the published output (units of
+L), rodsim's converged solution (RK4 on 200 points) against the program's
+extrapolated to zero h (Richardson on its grids), and the timings (user
+CPU seconds, best of --repeat interleaved runs, the load average), and
+draws validation/out/tendon_dynamics.png.
+
+usage: tendon_dynamics.py --ref-out DIR [--ref-bin BIN] [--ref-grid N=DIR]
+                          [--rodsim build/rodsim] [--out validation/out]
+                          [--repeat 3]
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rodlib  # noqa: E402
+
+SCENARIO = "data/scenarios/tendon_dynamics.ini"
+L = 0.7144
+
+
+def ref_tip(d):
+    """The program's tip per sample (t_i = i dt, i = 0 .. 499)."""
+    if os.path.exists(os.path.join(d, "tip.csv")):
+        return np.loadtxt(os.path.join(d, "tip.csv"), delimiter=",",
+                          skiprows=1)[:, 1:4]
+    c = np.loadtxt(os.path.join(d, "centerline.dat"))
+    return c[:, -1].reshape(-1, 3)
+
+
+def rodsim_tip(rs, name, sets):
+    run, _ = rs.run(SCENARIO, sets=sets, name=name)
+    return run["/time"], run["/tip/position"], run
+
+
+def cpu_run(cmd, cwd):
+    """User + system CPU seconds of one run of cmd (and the wall time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime +
+            after.ru_stime - before.ru_stime), wall
+
+
+def far(a, b):
+    d = np.linalg.norm(a - b, axis=1)
+    return d.max() / L, int(d.argmax())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ref-out", required=True)
+    ap.add_argument("--ref-bin")
+    ap.add_argument("--ref-grid", action="append", default=[])
+    ap.add_argument("--rodsim", default="build/rodsim")
+    ap.add_argument("--out", default="validation/out")
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    rs = rodlib.Rodsim(a.rodsim)
+    ref = ref_tip(a.ref_out)
+    n = len(ref)
+    t, e200, _ = rodsim_tip(rs, "euler200", [])
+    print("published program (Euler, 200 points) against rodsim on the "
+          "same settings:")
+    d, i = far(e200[:n], ref)
+    print("  tip %.3e L at most (t = %.2f s): the two Euler discretisations"
+          % (d, t[i]))
+    grids = {200: e200}
+    for m in (400, 800):
+        grids[m] = rodsim_tip(rs, "euler%d" % m,
+                              ["space.nodes=%d" % m])[1]
+    _, rk4, _ = rodsim_tip(rs, "rk4", ["space.integrator=rk4"])
+    rich = (8 * grids[800] - 6 * grids[400] + grids[200]) / 3
+    d, i = far(rk4[:n], rich[:n])
+    print("  rodsim RK4 on 200 points against its own Euler grids "
+          "extrapolated (200, 400, 800): %.2e L (t = %.2f s)" % (d, t[i]))
+    refs = {}
+    for g in a.ref_grid:
+        key, path = g.split("=", 1)
+        refs[key] = ref_tip(path)[:n]
+        mine = grids.get(int(key))
+        if mine is None:
+            mine = rodsim_tip(rs, "euler" + key, ["space.nodes=" + key])[1]
+        d, i = far(mine[:n], refs[key])
+        print("  the program on %s points (--ref-grid) against rodsim Euler "
+              "on as many: %.3e L (t = %.2f s)" % (key, d, t[i]))
+    ref_rich = None
+    if all(k in refs for k in ("200", "400", "800")):
+        ref_rich = (8 * refs["800"] - 6 * refs["400"] + refs["200"]) / 3
+        d, i = far(rk4[:n], ref_rich)
+        print("  rodsim converged (RK4, 200 points) against the program "
+              "extrapolated to h = 0 (Richardson on 200, 400, 800): %.3e L "
+              "(t = %.2f s)" % (d, t[i]))
+
+    # timing: both programs on the published settings, interleaved
+    timing = None
+    if a.ref_bin:
+        work = tempfile.mkdtemp(prefix="tendon_dyn_")
+        out = os.path.join(work, "run.h5")
+        rod_cmd = [os.path.abspath(a.rodsim), "run", os.path.abspath(
+            SCENARIO), "-o", out, "--quiet"]
+        best = {"program": (1e9, 0), "rodsim": (1e9, 0)}
+        for _ in range(a.repeat):
+            for name, cmd in (("program", [os.path.abspath(a.ref_bin)]),
+                              ("rodsim", rod_cmd)):
+                cpu, wall = cpu_run(cmd, work)
+                if cpu < best[name][0]:
+                    best[name] = (cpu, wall)
+        timing = best
+        print("timing (25 s simulated, best of %d interleaved runs, load "
+              "average %.1f on %d cores): published program %.2f s CPU, "
+              "rodsim %.3f s CPU: %.1fx"
+              % (a.repeat, os.getloadavg()[0], os.cpu_count(),
+                 best["program"][0], best["rodsim"][0],
+                 best["program"][0] / best["rodsim"][0]))
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
+    tr = np.arange(n) * 0.05
+    for c, lab in ((0, "x"), (2, "z")):
+        ax[0 if c == 0 else 1].plot(tr, ref[:, c], "k-", lw=2.5, alpha=0.4,
+                                    label="published program (Euler, 200)")
+        ax[0 if c == 0 else 1].plot(t, e200[:, c], "C0--",
+                                    label="rodsim (Euler, 200)")
+        ax[0 if c == 0 else 1].plot(t, rk4[:, c], "C1:",
+                                    label="rodsim (RK4, 200)")
+        ax[0 if c == 0 else 1].set_ylabel("tip %s (m)" % lab)
+    ax[0].legend(fontsize=8)
+    ax[0].set_title("Motor-driven tendon robot (Till, Aloi & Rucker 2019)"
+                    + ("\nCPU: program %.2f s, rodsim %.3f s (%.1fx)" % (
+                        timing["program"][0], timing["rodsim"][0],
+                        timing["program"][0] / timing["rodsim"][0])
+                       if timing else ""), fontsize=10)
+    ax[2].semilogy(tr, np.linalg.norm(e200[:n] - ref, axis=1) / L, "C0",
+                   label="rodsim - program, both Euler on 200 points")
+    if ref_rich is not None:
+        ax[2].semilogy(tr, np.linalg.norm(rk4[:n] - ref_rich, axis=1) / L,
+                       "C1", label="converged in s: rodsim RK4 - program "
+                       "extrapolated")
+    ax[2].axhline(1e-4, color="r", lw=0.8, label="1e-4 L")
+    ax[2].set_ylabel("|tip difference| / L")
+    ax[2].set_xlabel("t (s)")
+    ax[2].legend(fontsize=8)
+    for x in ax:
+        x.grid(alpha=0.3)
+    fig.tight_layout()
+    png = os.path.join(a.out, "tendon_dynamics.png")
+    fig.savefig(png, dpi=110)
+    print("tendon_dynamics:", png)
+
+
+if __name__ == "__main__":
+    main()
