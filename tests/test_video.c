@@ -10,6 +10,7 @@
 
 #include "rod/video.h"
 #include "testutil.h"
+#include "video_no_pts.h"
 
 enum { W = 48, H = 32, FRAMES = 12 };
 
@@ -534,6 +535,44 @@ END_TEST
  * (255) in its foot- and headroom: read as 0 and 1, luminance stays
  * within [0, 1] (found by fuzz/fuzz_video: a corrupted H.264 frame read
  * as -0.07). */
+/* A frame without a timestamp in a video whose frames have them is
+ * refused, naming the frame, never returned with a time that is not one. */
+START_TEST(frame_without_timestamp_is_refused) {
+  char dir[256], path[300];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/no_pts.avi", dir);
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(video_no_pts, 1, sizeof video_no_pts, f),
+                    sizeof video_no_pts);
+  fclose(f);
+  rod_error err;
+  rod_video *v = NULL;
+  ck_assert_int_eq(rod_video_open(path, &v, &err), ROD_OK);
+  ck_assert(rod_video_get_info(v)->timestamps);
+  rod_image *img = rod_image_alloc(0, 0);
+  bool refused = false;
+  for (int i = 0; i < 16 && !refused; i++) {
+    double t;
+    bool end = false;
+    int st = rod_video_read(v, img, &t, &end, &err);
+    if (st != ROD_OK) {
+      ck_assert_int_eq(st, ROD_EINVAL);
+      ck_assert_str_eq(err.key, "frame 1");
+      ck_assert_ptr_nonnull(strstr(err.message, "no timestamp"));
+      refused = true;
+    } else {
+      ck_assert(!end);
+      ck_assert(isfinite(t));
+    }
+  }
+  ck_assert(refused);
+  rod_image_free(img);
+  rod_video_close(v);
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 START_TEST(limited_range_beyond_black_and_white) {
   char dir[64], path[128], cmd[512];
   rod_test_dir(dir, sizeof dir, "rodsim_video");
@@ -618,6 +657,7 @@ static Suite *video_suite(void) {
   tcase_add_test(bad, corrupt_bytes_are_refused_or_survived);
   tcase_add_test(bad, writer_refuses_bad_options);
   tcase_add_test(bad, limited_range_beyond_black_and_white);
+  tcase_add_test(bad, frame_without_timestamp_is_refused);
   suite_add_tcase(s, bad);
   return s;
 }

@@ -403,7 +403,12 @@ static int take_frame(rod_video *v, rod_image *img, double *t, rod_error *err) {
     return st;
   *t = NAN;
   int64_t pts = f->best_effort_timestamp;
-  if (v->info.timestamps && pts != AV_NOPTS_VALUE) {
+  if (v->info.timestamps && pts == AV_NOPTS_VALUE)
+    return frame_error(v, ROD_EINVAL, err,
+                       "has no timestamp, where the video's other frames "
+                       "have them",
+                       0);
+  if (v->info.timestamps) {
     if (v->first_pts == AV_NOPTS_VALUE)
       v->first_pts = pts;
     *t = (double)(pts - v->first_pts) * av_q2d(v->time_base);
