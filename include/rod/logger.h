@@ -36,6 +36,14 @@ typedef struct rod_logger rod_logger;
 int rod_logger_open(rod_logger **lg, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err);
 
+/* rod_logger_open for samples of `points` points (rod_sim_points; 0: not
+ * known, estimated from sc), which with the run's planned samples size the
+ * file's chunks and its chunk indices (a run's file is the same bit for
+ * bit whichever opens it with the same points). */
+int rod_logger_open_points(rod_logger **lg, const char *path,
+                           const rod_scenario *sc, const char *backend,
+                           int points, rod_error *err);
+
 /* Blocks in the writer's ring by default. */
 #define ROD_LOGGER_BLOCKS 3
 

@@ -322,7 +322,7 @@ static int run_common(int argc, char **argv, bool static_only) {
   rod_out_add_scenario_inputs(&rules, &sc);
   if (rc == CLI_OK &&
       rod_logger_open_with(&lg, sc.output.file, &sc, rod_sim_backend(sim),
-                           &rules, &err) != ROD_OK) {
+                           &rules, rod_sim_points(sim), &err) != ROD_OK) {
     cli_print_error(&err);
     rc = CLI_BAD_INPUT;
   }

@@ -22,6 +22,13 @@
 #include "io/logger_writer.h"
 #include "io/writers.h"
 
+/* A compressed dataset's chunks along its last dimension: up to 4 (w x y
+ * z), each a chunk of its own, in one chunk index. */
+#define ROD_H5_PARTS_MAX 4
+/* Entries of a version 1 B-tree node at most: 2 istore_k, istore_k below
+ * 2^15 (H5Pset_istore_k). */
+#define ROD_H5_NODE_MAX 65534
+
 enum {
   DS_TIME,
   DS_TIP,
@@ -342,16 +349,62 @@ static int significant_bits(const rod_scenario *sc) {
   return bits < 12 ? 12 : bits > 52 ? 52 : bits;
 }
 
+/* Rows of a chunk along T for samples of `points` points: about 256 KiB,
+ * so that a chunk fills within a flush interval in the slow shipped
+ * scenarios (pendulum_post: 89 samples, 0.7 s) and the flushes seldom
+ * write a chunk in part, to be written again (elsewhere: HDF5 reuses no
+ * space) when it fills; more when the run's chunks would overfill the
+ * chunk index's one node (index_k). */
+static int block_rows(int points, double samples) {
+  size_t per_sample = (size_t)points * 16 * sizeof(double) + 128;
+  double block = (double)((1u << 18) / per_sample);
+  block = block < 1 ? 1 : block > 1024 ? 1024 : block;
+  const double fit = ceil(ROD_H5_PARTS_MAX * samples / (ROD_H5_NODE_MAX - 8));
+  return (int)(block > fit ? block : fit);
+}
+
+/* Samples a run of sc writes at most (points: its points), with a margin
+ * of two under step-size control, whose steps are not known beforehand. */
+static double planned_samples(const rod_scenario *sc, int points) {
+  const bool contact = sc->plane.enabled || sc->obstacles.count > 0;
+  const double samples = sc->output.has_interval
+                             ? rod_sim_sample_count(sc)
+                             : (double)rod_sim_step_count(sc) /
+                                       rod_logger_every(sc, points, contact) +
+                                   2;
+  return sc->time.has_tolerance ? 2 * samples : samples;
+}
+
+/* Half the entries of the chunk index's node (HDF5's istore_k): room for
+ * every chunk of the run's samples in one node. A version 1 B-tree
+ * splits a full node into new nodes, and a flush writes the nodes in no
+ * order a reader can rely on: a run killed during the flush after a split
+ * left an index pointing at nodes not yet written (or past the file's
+ * end), losing chunks /samples counts. A node large enough is never split:
+ * made with the dataset, it is rewritten in place. 32 (HDF5's default)
+ * unless more are needed; at most 2^15 - 1. */
+static unsigned index_k(double samples, int block) {
+  const double entries = ROD_H5_PARTS_MAX * (ceil(samples / block) + 1);
+  const double k = ceil(entries / 2);
+  return k < 32                    ? 32
+         : k > ROD_H5_NODE_MAX / 2 ? ROD_H5_NODE_MAX / 2
+                                   : (unsigned)k;
+}
+
 /* Create the file of o so that what is on disk stays a consistent file
  * between flushes: HDF5 writes no metadata before H5Fflush (no evictions
- * from its metadata cache) and never reuses the space a rewritten chunk
- * leaves (no free-space managers), so a block written after the last
- * flush only adds bytes that the file on disk does not yet refer to. A run
- * killed at any moment then leaves the file of its last flush. */
-static hid_t create_file(const rod_outfile *o) {
+ * from its metadata cache), never reuses the space a rewritten chunk
+ * leaves (no free-space managers) and never splits a chunk index's node
+ * (index_k), so a block written after the last flush only adds bytes
+ * that the file on disk does not yet refer to, and a flush only rewrites
+ * in place or adds what refers to bytes already written. A run killed at
+ * any moment then leaves the samples of its last count whole. */
+static hid_t create_file(const rod_outfile *o, unsigned ik) {
   hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, (hsize_t)1);
+  if (ik != 32)
+    H5Pset_istore_k(fcpl, ik);
   H5AC_cache_config_t mdc;
   mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
   if (H5Pget_mdc_config(fapl, &mdc) >= 0) {
@@ -369,14 +422,21 @@ static hid_t create_file(const rod_outfile *o) {
 
 int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err) {
+  return rod_logger_open_points(out, path, sc, backend, 0, err);
+}
+
+int rod_logger_open_points(rod_logger **out, const char *path,
+                           const rod_scenario *sc, const char *backend,
+                           int points, rod_error *err) {
   rod_out_rules rules = {.kind = ROD_OUT_HDF5, .key = "output.file"};
   rod_out_add_scenario_inputs(&rules, sc);
-  return rod_logger_open_with(out, path, sc, backend, &rules, err);
+  return rod_logger_open_with(out, path, sc, backend, &rules, points, err);
 }
 
 int rod_logger_open_with(rod_logger **out, const char *path,
                          const rod_scenario *sc, const char *backend,
-                         const rod_out_rules *rules, rod_error *err) {
+                         const rod_out_rules *rules, int points,
+                         rod_error *err) {
   *out = NULL;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
   rod_logger *lg = calloc(1, sizeof *lg);
@@ -397,8 +457,14 @@ int rod_logger_open_with(rod_logger **out, const char *path,
     free(lg);
     return st0;
   }
+  /* the chunks' rows from the points (an estimate when not given: the
+   * grid's nodes, or 100) */
+  if (points < 1)
+    points = sc->space.nodes > 0 ? sc->space.nodes : 100;
+  const double samples = planned_samples(sc, points);
+  lg->block = block_rows(points, samples);
   errno = 0;
-  lg->file = create_file(lg->out);
+  lg->file = create_file(lg->out, index_k(samples, lg->block));
   if (lg->file < 0) {
     int e = errno;
     rod_outfile_close(lg->out, true);
@@ -530,13 +596,6 @@ static int make_group(hid_t file, const char *path) {
 static int make_datasets(rod_logger *lg, const rod_sample *s) {
   int N = s->points;
   lg->points = N;
-  /* about 256 KiB of samples per block: a chunk along T fills within a
-   * flush interval in the slow shipped scenarios (pendulum_post: 89
-   * samples, 0.7 s), so that the flushes seldom write a chunk in part,
-   * to be written again (elsewhere: HDF5 reuses no space) when it fills */
-  size_t per_sample = (size_t)N * 16 * sizeof(double) + 128;
-  size_t block = (1u << 18) / per_sample;
-  lg->block = block < 1 ? 1 : block > 1024 ? 1024 : (int)block;
   hsize_t dims_s = (hsize_t)N;
   hid_t sp = H5Screate_simple(1, &dims_s, NULL);
   hid_t d = H5Dcreate2(lg->file, "/rod/s", H5T_IEEE_F64LE, sp, H5P_DEFAULT,

@@ -15,10 +15,13 @@
 int rod_tip_write_with(const char *path, const rod_tip_data *d,
                        const rod_out_rules *rules, rod_error *err);
 
-/* rod_logger_open under the rules of a command (its inputs, --force). */
+/* rod_logger_open under the rules of a command (its inputs, --force), for
+ * samples of `points` points (0: not known, estimated from sc), which
+ * size the file's chunks and chunk index. */
 int rod_logger_open_with(rod_logger **lg, const char *path,
                          const rod_scenario *sc, const char *backend,
-                         const rod_out_rules *rules, rod_error *err);
+                         const rod_out_rules *rules, int points,
+                         rod_error *err);
 
 /* rod_export_xdmf; force: replace a file rodsim did not write. */
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,

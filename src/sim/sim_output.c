@@ -29,8 +29,9 @@ int rod_sim_open_output(rod_sim *sim, const char *path) {
   const rod_scenario *sc = rod_sim_scenario(sim);
   rod_logger *lg;
   rod_error err;
-  int st = rod_logger_open(&lg, path ? path : sc->output.file, sc,
-                           rod_sim_backend(sim), &err);
+  int st =
+      rod_logger_open_points(&lg, path ? path : sc->output.file, sc,
+                             rod_sim_backend(sim), rod_sim_points(sim), &err);
   if (st != ROD_OK)
     return rod_sim_set_failure(sim, st, &err);
   rod_sim_sink sink = rod_logger_sink(lg);

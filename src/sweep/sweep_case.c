@@ -171,8 +171,8 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
                         const volatile int *stop, rod_case_record *rec) {
   rod_error err = {{0}, {0}, {0}, 0};
   rod_logger *lg = NULL;
-  if (rod_logger_open(&lg, sc->output.file, sc, rod_sim_backend(sim), &err) !=
-      ROD_OK) {
+  if (rod_logger_open_points(&lg, sc->output.file, sc, rod_sim_backend(sim),
+                             rod_sim_points(sim), &err) != ROD_OK) {
     refuse(rec, &err);
     return;
   }
