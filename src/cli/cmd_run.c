@@ -252,20 +252,22 @@ static void xdmf_remove_stale(const rod_scenario *sc) {
     unlink(xdmf);
 }
 
-static void xdmf_write(const rod_scenario *sc) {
-  char xdmf[ROD_PATH_MAX + 8];
-  rod_error err = {{0}, {0}, {0}, 0};
-  if (!sc->output.xdmf ||
-      rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) != ROD_OK ||
-      access(sc->output.file, F_OK) != 0)
-    return;
-  if (rod_export_xdmf(sc->output.file, xdmf, NULL, &err) != ROD_OK) {
-    char why[1024];
-    rod_error_format(&err, why, sizeof why);
-    cli_fail("%s: output.xdmf: warning: %s not written (%s); rodsim export "
-             "%s --xdmf makes it",
-             sc->source, xdmf, why, sc->output.file);
-  }
+/* Where output.xdmf asks for the XDMF description (NULL: nowhere). */
+static const char *xdmf_target(const rod_scenario *sc, char *xdmf,
+                               size_t size) {
+  return sc->output.xdmf &&
+                 rod_export_xdmf_name(sc->output.file, xdmf, size) == ROD_OK
+             ? xdmf
+             : NULL;
+}
+
+static void xdmf_warn(const rod_scenario *sc, const char *xdmf,
+                      const rod_error *err) {
+  char why[1024];
+  rod_error_format(err, why, sizeof why);
+  cli_fail("%s: output.xdmf: warning: %s not written (%s); rodsim export "
+           "%s --xdmf makes it",
+           sc->source, xdmf, why, sc->output.file);
 }
 
 static int run_common(int argc, char **argv, bool static_only) {
@@ -375,9 +377,13 @@ static int run_common(int argc, char **argv, bool static_only) {
    * nodes): no file */
   const bool refused = st == ROD_EINVAL && kept == 0;
   static_logger = NULL;
-  int cst = refused ? rod_logger_discard(lg) : rod_logger_close(lg, status);
-  if (cst == ROD_OK && !refused)
-    xdmf_write(&sc);
+  char xdmf[ROD_PATH_MAX + 8];
+  const char *xdmf_path = xdmf_target(&sc, xdmf, sizeof xdmf);
+  rod_error xdmf_err = {{0}, {0}, {0}, 0};
+  int cst = refused ? rod_logger_discard(lg)
+                    : rod_logger_close_xdmf(lg, status, xdmf_path, &xdmf_err);
+  if (xdmf_err.message[0])
+    xdmf_warn(&sc, xdmf, &xdmf_err);
   if (res.statics.stable == 1 && res.statics.note[0])
     fprintf(stderr, "rodsim: %s: static state: %s\n", sc.source,
             res.statics.note);

@@ -93,19 +93,37 @@ static bool per_sample_group(const char *group) {
   return strcmp(group, "tip") == 0 || strcmp(group, "energy") == 0;
 }
 
+bool ex_array_of(const char *group, const char *name, int points, int rank,
+                 const unsigned long long *dims, ex_array *a) {
+  const ex_array none = {{0}, {0}, false, 1, 0, 0, false, false, 0};
+  *a = none;
+  if (strcmp(group, "solver") == 0 || rank < 1 || rank > 3 ||
+      snprintf(a->path, sizeof a->path, "/%s/%s", group, name) >=
+          (int)sizeof a->path ||
+      snprintf(a->name, sizeof a->name, "%s%s%s",
+               strcmp(group, "rod") ? group : "",
+               strcmp(group, "rod") ? "_" : "", name) >= (int)sizeof a->name)
+    return false;
+  a->extent = dims[0];
+  a->rank = rank;
+  /* (T, N, k) and (T, N) per point, (T) and (T, k) per sample */
+  a->per_point = !per_sample_group(group) && rank >= 2 &&
+                 dims[1] == (unsigned long long)points;
+  a->components = rank == 3                    ? (int)dims[2]
+                  : rank == 2 && !a->per_point ? (int)dims[1]
+                                               : 1;
+  return (rank < 3 || a->per_point) && a->components >= 1 &&
+         a->components <= 64;
+}
+
 /* Dataset group/name of the file, when it is extended along T: its entry
  * in r->array. */
 static void take_dataset(ex_run *r, const char *group, const char *name) {
   if (r->narrays >= EX_MAX_ARRAYS || strcmp(group, "solver") == 0)
     return;
-  ex_array a = {{0}, {0}, false, 1, 0, 0, false, false, 0};
-  if (snprintf(a.path, sizeof a.path, "/%s/%s", group, name) >=
-          (int)sizeof a.path ||
-      snprintf(a.name, sizeof a.name, "%s%s%s",
-               strcmp(group, "rod") ? group : "",
-               strcmp(group, "rod") ? "_" : "", name) >= (int)sizeof a.name)
-    return;
-  hid_t ds = H5Dopen2(r->file, a.path, H5P_DEFAULT);
+  char path[2 * EX_NAME_MAX];
+  snprintf(path, sizeof path, "/%s/%s", group, name);
+  hid_t ds = H5Dopen2(r->file, path, H5P_DEFAULT);
   if (ds < 0)
     return;
   hid_t space = H5Dget_space(ds), type = H5Dget_type(ds);
@@ -113,6 +131,7 @@ static void take_dataset(ex_run *r, const char *group, const char *name) {
   int rank = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
   H5T_class_t cls = type < 0 ? H5T_NO_CLASS : H5Tget_class(type);
   size_t bytes = type < 0 ? 0 : H5Tget_size(type);
+  ex_array a;
   bool ok = rank >= 1 && rank <= 3 &&
             H5Sget_simple_extent_dims(space, dims, max) == rank &&
             max[0] == H5S_UNLIMITED &&
@@ -120,18 +139,11 @@ static void take_dataset(ex_run *r, const char *group, const char *name) {
              (cls == H5T_INTEGER &&
               (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)));
   if (ok) {
-    a.extent = dims[0];
-    a.rank = rank;
+    unsigned long long d[3] = {dims[0], dims[1], dims[2]};
+    ok = ex_array_of(group, name, r->points, rank, d, &a);
     a.integer = cls == H5T_INTEGER;
     a.is_signed = a.integer && H5Tget_sign(type) == H5T_SGN_2;
     a.bytes = (int)bytes;
-    /* (T, N, k) and (T, N) per point, (T) and (T, k) per sample */
-    a.per_point =
-        !per_sample_group(group) && rank >= 2 && dims[1] == (hsize_t)r->points;
-    a.components = rank == 3                   ? (int)dims[2]
-                   : rank == 2 && !a.per_point ? (int)dims[1]
-                                               : 1;
-    ok = (rank < 3 || a.per_point) && a.components >= 1 && a.components <= 64;
   }
   if (type >= 0)
     H5Tclose(type);
@@ -208,9 +220,23 @@ static int read_samples(ex_run *r, rod_error *err) {
   int st = rod_h5_samples(r->file, r->path, &whole, err);
   if (st != ROD_OK)
     return st;
+  /* only the rows the file counts: after a kill during a flush the rows
+   * past them may be unwritten, or past the file's end */
+  hsize_t extent = 0;
+  hid_t ds = H5Lexists(r->file, "/time", H5P_DEFAULT) > 0
+                 ? H5Dopen2(r->file, "/time", H5P_DEFAULT)
+                 : -1;
+  hid_t space = ds < 0 ? -1 : H5Dget_space(ds);
+  if (space >= 0 && H5Sget_simple_extent_ndims(space) == 1)
+    H5Sget_simple_extent_dims(space, &extent, NULL);
+  if (space >= 0)
+    H5Sclose(space);
+  if (ds >= 0)
+    H5Dclose(ds);
   double *t = NULL;
-  st = rod_h5_read(r->file, r->path, "/time", H5T_NATIVE_DOUBLE, sizeof *t, 1,
-                   dims, (void **)&t, err);
+  st = rod_h5_read_rows(r->file, r->path, "/time", H5T_NATIVE_DOUBLE, sizeof *t,
+                        1, whole && whole < extent ? whole : 0, dims,
+                        (void **)&t, err);
   if (st != ROD_OK)
     return st;
   hsize_t n = whole ? whole : dims[0];

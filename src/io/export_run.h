@@ -57,6 +57,21 @@ int ex_run_read(const ex_run *r, const ex_array *a, long first, long count,
  * /rod/s among them) and per sample; bytes is left as it is. */
 void ex_run_count(const ex_run *r, rod_export_info *info);
 
+/* The XDMF description of run r (its file r->path: the layout read by
+ * ex_run_open, or the one its writer had) at xdmf_path, over a file there
+ * only when rodsim wrote it or force; info's bytes and counts. */
+int ex_xdmf_write(const ex_run *r, const char *xdmf_path, bool force,
+                  rod_export_info *info, rod_error *err);
+
+/* Where dataset /group/name of a run's file with `points` points stands
+ * among the arrays the exporters take (the datasets extended along T in
+ * the groups under the root, /solver's left out): its name, whether it is
+ * per point, and its components, into a (path, name, per_point,
+ * components); rank, dims after T: ndims and dims. False when the
+ * exporters leave it out. */
+bool ex_array_of(const char *group, const char *name, int points, int rank,
+                 const unsigned long long *dims, ex_array *a);
+
 /* x in the fewest significant digits (15 to 17) that read back as x:
  * into text (32 bytes suffice), or onto out. */
 void ex_format_double(char *text, size_t size, double x);

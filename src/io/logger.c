@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "core/model.h"
+#include "io/export_run.h"
 #include "io/h5attr.h"
 #include "io/logger_writer.h"
 #include "io/writers.h"
@@ -25,9 +26,10 @@
 /* A compressed dataset's chunks along its last dimension: up to 4 (w x y
  * z), each a chunk of its own, in one chunk index. */
 #define ROD_H5_PARTS_MAX 4
-/* Entries of a version 1 B-tree node at most: 2 istore_k, istore_k below
- * 2^15 (H5Pset_istore_k). */
-#define ROD_H5_NODE_MAX 65534
+/* Entries of the chunk index's node at most (2 istore_k; HDF5 allows
+ * 65534): a flush writes the node whole, 48 B an entry, so a node of 4096
+ * costs 197 kB a dataset each flush. */
+#define ROD_H5_NODE_MAX 4096
 
 enum {
   DS_TIME,
@@ -165,6 +167,13 @@ struct rod_logger {
   double slack_first[ROD_MAX_TENDONS], slack_last[ROD_MAX_TENDONS];
   int points;
   int block; /* samples per chunk along T */
+  /* for the XDMF description written at the close (rod_logger_close_xdmf)
+   * from this layout, without reading the file back: the path as given,
+   * the rod's radii (m), every sample's time (s) */
+  char path[ROD_PATH_MAX];
+  double radius, inner_radius;
+  double *times;
+  long times_room;
   bool datasets_made;
   int compression;       /* output.compression: deflate level, 0: none */
   int keep_bits;         /* mantissa bits kept of the solver's results */
@@ -353,14 +362,11 @@ static int significant_bits(const rod_scenario *sc) {
  * so that a chunk fills within a flush interval in the slow shipped
  * scenarios (pendulum_post: 89 samples, 0.7 s) and the flushes seldom
  * write a chunk in part, to be written again (elsewhere: HDF5 reuses no
- * space) when it fills; more when the run's chunks would overfill the
- * chunk index's one node (index_k). */
-static int block_rows(int points, double samples) {
+ * space) when it fills. */
+static int block_rows(int points) {
   size_t per_sample = (size_t)points * 16 * sizeof(double) + 128;
-  double block = (double)((1u << 18) / per_sample);
-  block = block < 1 ? 1 : block > 1024 ? 1024 : block;
-  const double fit = ceil(ROD_H5_PARTS_MAX * samples / (ROD_H5_NODE_MAX - 8));
-  return (int)(block > fit ? block : fit);
+  size_t block = (1u << 18) / per_sample;
+  return block < 1 ? 1 : block > 1024 ? 1024 : (int)block;
 }
 
 /* Samples a run of sc writes at most (points: its points), with a margin
@@ -382,7 +388,10 @@ static double planned_samples(const rod_scenario *sc, int points) {
  * left an index pointing at nodes not yet written (or past the file's
  * end), losing chunks /samples counts. A node large enough is never split:
  * made with the dataset, it is rewritten in place. 32 (HDF5's default)
- * unless more are needed; at most 2^15 - 1. */
+ * unless more are needed; at most ROD_H5_NODE_MAX / 2: a run of more
+ * chunks splits its nodes, about once in every 3700 chunks (HDF5 splits
+ * the rightmost node 9 to 1) where HDF5's default node splits once in
+ * every 58. */
 static unsigned index_k(double samples, int block) {
   const double entries = ROD_H5_PARTS_MAX * (ceil(samples / block) + 1);
   const double k = ceil(entries / 2);
@@ -446,6 +455,9 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   lg->keep_bits = significant_bits(sc);
   lg->blocks = ROD_LOGGER_BLOCKS;
   lg->flush_interval = sc->output.flush_interval;
+  snprintf(lg->path, sizeof lg->path, "%s", path);
+  lg->radius = sc->rod.diameter / 2;
+  lg->inner_radius = sc->rod.inner_diameter / 2;
   tendon_layout(lg, sc);
   /* A regular file is made under a temporary name and renamed into place
    * once its datasets and first sample are flushed (or at its close): a
@@ -454,6 +466,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
    * path checked (io/outfile.h). */
   int st0 = rod_outfile_open(path, rules, &lg->out, err);
   if (st0 != ROD_OK) {
+    free(lg->times);
     free(lg);
     return st0;
   }
@@ -462,12 +475,17 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   if (points < 1)
     points = sc->space.nodes > 0 ? sc->space.nodes : 100;
   const double samples = planned_samples(sc, points);
-  lg->block = block_rows(points, samples);
+  lg->block = block_rows(points);
+  lg->times_room = samples < 2         ? 2
+                   : samples > 1 << 20 ? 1 << 20
+                                       : (long)samples;
+  lg->times = malloc((size_t)lg->times_room * sizeof *lg->times);
   errno = 0;
   lg->file = create_file(lg->out, index_k(samples, lg->block));
   if (lg->file < 0) {
     int e = errno;
     rod_outfile_close(lg->out, true);
+    free(lg->times);
     free(lg);
     return rod_error_set(err, ROD_EIO, path, "output.file",
                          "cannot create the HDF5 file%s%s", e ? ": " : "",
@@ -478,6 +496,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   if (!text) {
     H5Fclose(lg->file);
     rod_outfile_close(lg->out, true);
+    free(lg->times);
     free(lg);
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   }
@@ -508,6 +527,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
       H5Dclose(lg->count);
     H5Fclose(lg->file);
     rod_outfile_close(lg->out, true);
+    free(lg->times);
     free(lg);
     return rod_error_set(err, st, path, "output.file",
                          "cannot write the HDF5 file%s%s", e ? ": " : "",
@@ -768,6 +788,16 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
   const int e = rod_writer_push(lg->writer);
   if (e != ROD_OK)
     return e;
+  if (lg->appended == lg->times_room) { /* past the plan: twice the room */
+    double *more =
+        realloc(lg->times, 2 * (size_t)lg->times_room * sizeof *lg->times);
+    if (more) {
+      lg->times = more;
+      lg->times_room *= 2;
+    }
+  }
+  if (lg->times && lg->appended < lg->times_room)
+    lg->times[lg->appended] = t;
   lg->appended++;
   return commit_if_whole(lg);
 }
@@ -798,7 +828,84 @@ static int note_slack(rod_logger *lg) {
 
 /* Close lg; discard: a file that holds no sample is removed instead of
  * moved into place. */
-static int close_logger(rod_logger *lg, const char *status, bool discard) {
+/* Groups of the exporters' per-sample datasets, by name: "contact" of
+ * "/contact/force" into group, the rest into name; false unless the path
+ * is /GROUP/NAME. */
+static bool split_path(const char *path, char *group, char *name, size_t size) {
+  const char *slash = strchr(path + 1, '/');
+  if (path[0] != '/' || !slash || strchr(slash + 1, '/') ||
+      (size_t)(slash - path) > size || strlen(slash) > size)
+    return false;
+  snprintf(group, (size_t)(slash - path), "%s", path + 1);
+  snprintf(name, size, "%s", slash + 1);
+  return true;
+}
+
+/* Arrays in the order the file lists them: by group name, then by name. */
+static int by_group_and_name(const void *pa, const void *pb) {
+  const ex_array *a = pa, *b = pb;
+  const char *sa = strchr(a->path + 1, '/'), *sb = strchr(b->path + 1, '/');
+  const size_t ga = (size_t)(sa - a->path), gb = (size_t)(sb - b->path);
+  const int g = strncmp(a->path, b->path, ga < gb ? ga : gb);
+  if (g || ga != gb)
+    return g ? g : ga < gb ? -1 : 1;
+  return strcmp(sa + 1, sb + 1);
+}
+
+/* The layout of the closed file of lg, with `samples` whole samples, as
+ * ex_run_open would read it (io/export_run.h). */
+static void layout_of(const rod_logger *lg, long samples, ex_run *r) {
+  memset(r, 0, sizeof *r);
+  r->path = lg->path;
+  r->file = -1;
+  r->samples = samples;
+  r->points = lg->points;
+  r->time = lg->times;
+  r->radius = lg->radius;
+  r->inner_radius = lg->inner_radius;
+  for (int i = 0; i < DS_ALL && r->narrays < EX_MAX_ARRAYS; i++) {
+    const ds_def *df = def_of(lg, i);
+    char group[EX_NAME_MAX], name[EX_NAME_MAX];
+    if (!lg->present[i] || !split_path(df->path, group, name, sizeof name))
+      continue;
+    hsize_t dims[3] = {(hsize_t)samples, 0, 0};
+    ds_dims(df, lg->points, dims);
+    const unsigned long long d[3] = {dims[0], dims[1], dims[2]};
+    ex_array *a = &r->array[r->narrays];
+    if (!ex_array_of(group, name, lg->points, ds_rank(df), d, a))
+      continue;
+    a->integer = df->type != 0;
+    a->is_signed = a->integer;
+    a->bytes = (int)type_size(df->type);
+    r->narrays++;
+  }
+  qsort(r->array, (size_t)r->narrays, sizeof *r->array, by_group_and_name);
+  r->position = -1;
+  for (int i = 0; i < r->narrays; i++)
+    if (strcmp(r->array[i].path, "/rod/position") == 0)
+      r->position = i;
+}
+
+/* The XDMF description of lg's closed file, `samples` of them whole, at
+ * xdmf_path; its failure in *err. */
+static void write_xdmf(const rod_logger *lg, long samples,
+                       const char *xdmf_path, rod_error *err) {
+  struct stat st;
+  if (!lg->times || lg->appended > lg->times_room) {
+    rod_error_set(err, ROD_ENOMEM, xdmf_path, NULL, "out of memory");
+    return;
+  }
+  if (stat(lg->path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    rod_error_set(err, ROD_EINVAL, lg->path, NULL, "not a regular file");
+    return;
+  }
+  ex_run r;
+  layout_of(lg, samples, &r);
+  ex_xdmf_write(&r, xdmf_path, false, NULL, err);
+}
+
+static int close_logger(rod_logger *lg, const char *status, bool discard,
+                        const char *xdmf_path, rod_error *xdmf_err) {
   if (!lg)
     return ROD_OK;
   /* The remaining samples, then the status. After a write that failed
@@ -838,6 +945,10 @@ static int close_logger(rod_logger *lg, const char *status, bool discard) {
   if (!drop && move_in_place(lg) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
   rod_outfile_close(lg->out, drop);
+  if (xdmf_path && st == ROD_OK && st2 == ROD_OK && e >= 0 && !drop &&
+      written > 0)
+    write_xdmf(lg, written, xdmf_path, xdmf_err);
+  free(lg->times);
   free(lg);
   if (st != ROD_OK)
     return st;
@@ -847,11 +958,16 @@ static int close_logger(rod_logger *lg, const char *status, bool discard) {
 }
 
 int rod_logger_close(rod_logger *lg, const char *status) {
-  return close_logger(lg, status, false);
+  return close_logger(lg, status, false, NULL, NULL);
+}
+
+int rod_logger_close_xdmf(rod_logger *lg, const char *status,
+                          const char *xdmf_path, rod_error *xdmf_err) {
+  return close_logger(lg, status, false, xdmf_path, xdmf_err);
 }
 
 int rod_logger_discard(rod_logger *lg) {
-  return close_logger(lg, "discarded", true);
+  return close_logger(lg, "discarded", true, NULL, NULL);
 }
 
 void rod_logger_discard_now(const rod_logger *lg) {

@@ -309,17 +309,14 @@ int rod_export_xdmf_check(const char *h5_path, const char *xdmf_path,
   return st == ROD_EIO && rod_outfile_busy(xdmf_path) ? ROD_EINVAL : st;
 }
 
-int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
-                         rod_export_info *info, rod_error *err) {
+int ex_xdmf_write(const ex_run *r, const char *xdmf_path, bool force,
+                  rod_export_info *info, rod_error *err) {
   rod_export_info scratch;
   info = info ? info : &scratch;
   memset(info, 0, sizeof *info);
-  ex_run r;
-  int st = ex_run_open(h5_path, &r, err);
-  if (st != ROD_OK)
-    return st;
+  const char *h5_path = r->path;
   char heavy[PATH_MAX];
-  st = heavy_name(h5_path, xdmf_path, heavy, sizeof heavy, err);
+  int st = heavy_name(h5_path, xdmf_path, heavy, sizeof heavy, err);
   if (st == ROD_OK)
     st = not_the_input(h5_path, xdmf_path, err);
   /* written whole under another name, then renamed over xdmf_path; a
@@ -339,17 +336,17 @@ int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
             "HDF5 file (docs/hdf5.md, \"ParaView and VisIt\") -->\n"
             "<Xdmf Version=\"2.0\" "
             "xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<Domain>\n",
-            r.samples, r.points);
+            r->samples, r->points);
     xdmf_layout layout;
-    put_domain(out, &r, heavy, &layout);
+    put_domain(out, r, heavy, &layout);
     fputs("<Grid Name=\"rod\" GridType=\"Collection\" "
           "CollectionType=\"Temporal\">\n",
           out);
     grid_template g = {.text = NULL};
-    if (make_template(&r, &layout, &g) != ROD_OK)
+    if (make_template(r, &layout, &g) != ROD_OK)
       st = rod_error_set(err, ROD_ENOMEM, xdmf_path, NULL, "out of memory");
-    for (long i = 0; st == ROD_OK && i < r.samples; i++)
-      put_sample(out, &g, i, r.time[i]);
+    for (long i = 0; st == ROD_OK && i < r->samples; i++)
+      put_sample(out, &g, i, r->time[i]);
     free(g.text);
     fputs("</Grid>\n</Domain>\n</Xdmf>\n", out);
     int fst = ex_finish(out, xdmf_path, &info->bytes, err);
@@ -359,9 +356,21 @@ int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
   }
   rod_outfile_close(o, st != ROD_OK);
   if (st == ROD_OK) {
-    ex_run_count(&r, info);
+    ex_run_count(r, info);
     info->field_arrays = 0; /* the VTK copy has them */
   }
+  return st;
+}
+
+int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
+                         rod_export_info *info, rod_error *err) {
+  if (info)
+    memset(info, 0, sizeof *info);
+  ex_run r;
+  int st = ex_run_open(h5_path, &r, err);
+  if (st != ROD_OK)
+    return st;
+  st = ex_xdmf_write(&r, xdmf_path, force, info, err);
   ex_run_close(&r);
   return st;
 }

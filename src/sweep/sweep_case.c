@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io/scenario_contact.h"
+#include "io/writers.h"
 #include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
@@ -142,27 +143,22 @@ static bool too_large(const rod_scenario *sc, int points, bool static_only,
 
 /* OUT.xdmf beside the case's file, as `rodsim run` keeps it
  * (rod/export.h): one rodsim wrote for an earlier file of the name is
- * removed before the run writes, and with output.xdmf a new one is
- * written once the file is closed (its failure a warning). */
-static void xdmf_sidecar(const rod_scenario *sc, bool write,
-                         rod_case_record *rec) {
+ * removed before the run writes; with output.xdmf a new one is written
+ * at the close (rod_logger_close_xdmf), its failure a warning. */
+static void xdmf_remove_stale(const rod_scenario *sc) {
   char xdmf[ROD_PATH_MAX + 8];
-  if (rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) != ROD_OK)
-    return;
-  if (!write) {
-    if (rod_export_is_xdmf(xdmf))
-      unlink(xdmf);
-    return;
-  }
-  rod_error err = {{0}, {0}, {0}, 0};
-  if (sc->output.xdmf && access(sc->output.file, F_OK) == 0 &&
-      rod_export_xdmf(sc->output.file, xdmf, NULL, &err) != ROD_OK) {
-    char why[ROD_SWEEP_TEXT], text[ROD_SWEEP_TEXT];
-    rod_error_format(&err, why, sizeof why);
-    sweep_format(text, sizeof text, "output.xdmf: %s not written (%s)", xdmf,
-                 why);
-    sweep_append(rec->warning, sizeof rec->warning, text);
-  }
+  if (rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK &&
+      rod_export_is_xdmf(xdmf))
+    unlink(xdmf);
+}
+
+static void xdmf_warn(const char *xdmf, const rod_error *err,
+                      rod_case_record *rec) {
+  char why[ROD_SWEEP_TEXT], text[ROD_SWEEP_TEXT];
+  rod_error_format(err, why, sizeof why);
+  sweep_format(text, sizeof text, "output.xdmf: %s not written (%s)", xdmf,
+               why);
+  sweep_append(rec->warning, sizeof rec->warning, text);
 }
 
 /* The run of a created simulation into its file; rec's status and
@@ -176,7 +172,7 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
     refuse(rec, &err);
     return;
   }
-  xdmf_sidecar(sc, false, rec);
+  xdmf_remove_stale(sc);
   case_sink cs = {rod_logger_sink(lg), stop};
   rod_sim_sink sink = {.sample = cs_sample, .tick = cs_tick, .user = &cs};
   rod_sim_set_sink(sim, &sink);
@@ -198,9 +194,15 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
   char io[128];
   snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
   const long kept = rod_logger_written(lg, NULL);
-  int cst = rod_logger_close(lg, status);
-  if (cst == ROD_OK && !(st == ROD_EINVAL && kept == 0))
-    xdmf_sidecar(sc, true, rec);
+  char xdmf[ROD_PATH_MAX + 8];
+  const bool described =
+      sc->output.xdmf && !(st == ROD_EINVAL && kept == 0) &&
+      rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK;
+  rod_error xdmf_err = {{0}, {0}, {0}, 0};
+  int cst =
+      rod_logger_close_xdmf(lg, status, described ? xdmf : NULL, &xdmf_err);
+  if (xdmf_err.message[0])
+    xdmf_warn(xdmf, &xdmf_err, rec);
   run_warnings(sc, &res, rec);
   rec->time = res.time;
   /* the run's own estimate (rod_sim_error_estimate), which the file's
