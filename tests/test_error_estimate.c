@@ -117,6 +117,24 @@ static double check_within_3(const char *what, const tip_record *run,
   return est_end;
 }
 
+/* The reference of case `which`: esdirk4 at fixed steps dt (s), on
+ * `nodes` nodes (0: the scenario's), sampled every `interval` s (0: every
+ * step). */
+static void reference_run(int which, double dt, int nodes, double interval,
+                          tip_record *ref, rod_sim_result *res) {
+  rod_scenario sc;
+  load_case(&sc, which);
+  sc.time.scheme = ROD_SCHEME_ESDIRK4;
+  sc.time.dt = dt;
+  if (nodes > 0)
+    sc.space.nodes = nodes;
+  if (interval > 0) {
+    sc.output.has_interval = true;
+    sc.output.interval = interval;
+  }
+  record_run(&sc, ref, res);
+}
+
 /* x is 1, 2 or 5 times a power of ten. */
 static void assert_125(double x) {
   const double m = x / pow(10, floor(log10(x)));
@@ -126,12 +144,9 @@ static void assert_125(double x) {
 START_TEST(estimate_within_a_factor_of_3) {
   const char *names[] = {"weight release", "impulse", "heavy release"};
   rod_scenario sc;
-  load_case(&sc, _i);
-  sc.time.scheme = ROD_SCHEME_ESDIRK4;
-  sc.time.dt = 5e-4;
   tip_record ref;
   rod_sim_result res;
-  record_run(&sc, &ref, &res);
+  reference_run(_i, 5e-4, 0, 0, &ref, &res);
   /* a scheme with an error estimate of its own makes one too */
   ck_assert(ref.has);
   const double dts[] = {4e-3, 2e-3, 1e-3};
@@ -205,15 +220,9 @@ END_TEST
 START_TEST(estimate_under_tolerance) {
   const char *names[] = {"weight release", "impulse", "heavy release"};
   rod_scenario sc;
-  load_case(&sc, _i);
-  sc.time.scheme = ROD_SCHEME_ESDIRK4;
-  sc.time.dt = 1.25e-4;
-  sc.space.nodes = 100;
-  sc.output.has_interval = true;
-  sc.output.interval = 1e-3;
   tip_record ref;
   rod_sim_result res;
-  record_run(&sc, &ref, &res);
+  reference_run(_i, 1.25e-4, 100, 1e-3, &ref, &res);
   const double tols[] = {1e-4, 3e-5};
   for (int k = 0; k < 2; k++) {
     load_case(&sc, _i);
