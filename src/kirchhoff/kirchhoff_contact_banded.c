@@ -362,6 +362,23 @@ static int active_set(kr_contact *c, const kr_band_layout *L, int N, int m,
 enum { KR_IPM_ITERATIONS = 30 };
 static const double kr_ipm_reduction = 1e-10, kr_ipm_stall = 1e-6;
 
+/* The longest step toward the Newton point (forces Fn, gaps gap + Gn)
+ * from forces f > 0 and gaps w > 0 that keeps both positive, `fraction`
+ * of the way to the boundary, at most 1. */
+static double to_boundary(int m, const double *f, const double *w,
+                          const double *gap, const double *Fn, const double *Gn,
+                          double fraction) {
+  double step = 1.0;
+  for (int a = 0; a < m; a++) {
+    const double df = Fn[a] - f[a], dw = gap[a] + Gn[a] - w[a];
+    if (df < 0)
+      step = fmin(step, -fraction * f[a] / df);
+    if (dw < 0)
+      step = fmin(step, -fraction * w[a] / dw);
+  }
+  return step;
+}
+
 /* The model's complementarity problem by a primal-dual interior-point
  * method (Mehrotra's predictor-corrector; Wright, "Primal-Dual
  * Interior-Point Methods", 1997, ch. 10, for monotone LCPs): forces F > 0
@@ -408,14 +425,7 @@ static int interior_point(kr_contact *c, const kr_band_layout *L, int N, int m,
     if (s != ROD_OK)
       return s;
     /* the affine step's length and complementarity */
-    double al = 1.0;
-    for (int a = 0; a < m; a++) {
-      const double df = Fa[a] - f[a], dw = gap[a] + Ga[a] - w[a];
-      if (df < 0)
-        al = fmin(al, -f[a] / df);
-      if (dw < 0)
-        al = fmin(al, -w[a] / dw);
-    }
+    const double al = to_boundary(m, f, w, gap, Fa, Ga, 1.0);
     double mua = 0;
     for (int a = 0; a < m; a++) {
       const double df = Fa[a] - f[a], dw = gap[a] + Ga[a] - w[a];
@@ -430,14 +440,7 @@ static int interior_point(kr_contact *c, const kr_band_layout *L, int N, int m,
     s = solve(c, L, N, m, r, F, G);
     if (s != ROD_OK)
       return s;
-    double step = 1.0;
-    for (int a = 0; a < m; a++) {
-      const double df = F[a] - f[a], dw = gap[a] + G[a] - w[a];
-      if (df < 0)
-        step = fmin(step, -0.995 * f[a] / df);
-      if (dw < 0)
-        step = fmin(step, -0.995 * w[a] / dw);
-    }
+    const double step = to_boundary(m, f, w, gap, F, G, 0.995);
     for (int a = 0; a < m; a++) {
       f[a] += step * (F[a] - f[a]);
       w[a] += step * (gap[a] + G[a] - w[a]);
