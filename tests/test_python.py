@@ -157,6 +157,19 @@ class Stepping(unittest.TestCase):
                 sim.run(0.01)  # 5 steps: samples at 0, 2, 4 and 5
                 last = sim.state()["position"]
             run = rodsim.load(path)
+            # its XDMF description beside it, as `rodsim run` writes it
+            with open(os.path.join(d, "o.xdmf")) as f:
+                xdmf = f.read()
+            subprocess.run([RODSIM, "export", path, "--xdmf"], check=True,
+                           capture_output=True)
+            with open(os.path.join(d, "o.xdmf")) as f:
+                self.assertEqual(f.read(), xdmf)
+            # none with output.xdmf = false; the earlier one removed
+            sc = rodsim.Scenario(ini="[rod]\nlength = 0.3\n[space]\n"
+                                     "nodes = 20\n[output]\nxdmf = false\n")
+            with rodsim.Sim(sc, output=path) as sim:
+                sim.run(0.004)
+            self.assertFalse(os.path.exists(os.path.join(d, "o.xdmf")))
         self.assertEqual(run["attrs"]["status"], "complete")
         self.assertEqual(run["rod/position"].shape, (4, 20, 3))
         np.testing.assert_array_equal(run["rod/position"][-1], last)

@@ -85,6 +85,14 @@ long rod_logger_written(const rod_logger *lg, bool *status_written);
  * the run stopped), and close. lg may be NULL. */
 int rod_logger_close(rod_logger *lg, const char *status);
 
+/* rod_logger_close, then the XDMF description of the file at xdmf_path
+ * (NULL: none; rod/export.h, docs/hdf5.md) from the logger's own layout,
+ * without reading the file back: the same text as rod_export_xdmf of the
+ * closed file. Written when the file closed with at least one sample; its
+ * failure in *xdmf_err (its message empty: written, or not asked for). */
+int rod_logger_close_xdmf(rod_logger *lg, const char *status,
+                          const char *xdmf_path, rod_error *xdmf_err);
+
 /* Close lg, removing its file if it holds no sample yet (PATH.part, never
  * moved into place: an earlier file under path stays as it was); one
  * with samples is closed as by rod_logger_close with status "discarded".

@@ -282,9 +282,10 @@ const key_def rod_keys[] = {
      "write at t = 0, interval, 2 interval, ... and the end, interpolated "
      "to the method's order between steps (instead of output.every)"},
     B("output", "xdmf", output.xdmf, "true",
-      "run and static write OUT.xdmf beside OUT.h5 when they close it: an "
-      "XDMF description for ParaView and VisIt that points into the file "
-      "(docs/hdf5.md)"),
+      "run, static, sweep and a simulation's own output (the C API's "
+      "rod_sim_open_output, Python's Sim(output=...)) write OUT.xdmf beside "
+      "OUT.h5 when they close it: an XDMF description for ParaView and "
+      "VisIt that points into the file (docs/hdf5.md)"),
 };
 const size_t rod_nkeys = sizeof rod_keys / sizeof rod_keys[0];
 

@@ -23,14 +23,6 @@ int rod_logger_open_with(rod_logger **lg, const char *path,
                          const rod_out_rules *rules, int points,
                          rod_error *err);
 
-/* rod_logger_close, then the XDMF description of the file at xdmf_path
- * (NULL: none) from the logger's own layout, without reading the file
- * back: the same text as rod_export_xdmf of the closed file. Written when
- * the file closed with at least one sample; its failure in *xdmf_err
- * (its message empty: written, or not asked for). */
-int rod_logger_close_xdmf(rod_logger *lg, const char *status,
-                          const char *xdmf_path, rod_error *xdmf_err);
-
 /* rod_export_xdmf; force: replace a file rodsim did not write. */
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
                          rod_export_info *info, rod_error *err);

@@ -2,12 +2,41 @@
  * rod_sim_output_every of rod/sim.h): the one file that joins the
  * simulation to the HDF5 logger, which it attaches as a sink like any
  * other (rod/sample.h), so that neither of the two knows the other. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
 #include "sim/sim_internal.h"
 
-static int close_logger(void *user, const char *status) {
-  return rod_logger_close(user, status);
+/* The file's sink and, with output.xdmf, where its XDMF description goes
+ * (written at the close as `rodsim run` writes it; a failure to write it
+ * is not the run's). */
+typedef struct {
+  rod_sim_sink file;
+  bool described;
+  char xdmf[ROD_PATH_MAX + 8];
+} sim_output;
+
+static int output_sample(void *user, double t, const rod_sample *s,
+                         const rod_step_stats *st, double wall) {
+  const sim_output *o = user;
+  return o->file.sample(o->file.user, t, s, st, wall);
+}
+
+static int output_tick(void *user) {
+  const sim_output *o = user;
+  return o->file.tick(o->file.user);
+}
+
+static int output_close(void *user, const char *status) {
+  sim_output *o = user;
+  rod_error ignored = {{0}, {0}, {0}, 0};
+  const int st = rod_logger_close_xdmf(o->file.user, status,
+                                       o->described ? o->xdmf : NULL, &ignored);
+  free(o);
+  return st;
 }
 
 int rod_sim_output_every(rod_sim *sim) {
@@ -27,15 +56,31 @@ int rod_sim_open_output(rod_sim *sim, const char *path) {
   rod_sim_close_replaced(sim);
   rod_sim_output_every(sim);
   const rod_scenario *sc = rod_sim_scenario(sim);
+  const char *file = path ? path : sc->output.file;
+  rod_error err = {{0}, {0}, {0}, 0};
+  sim_output *o = calloc(1, sizeof *o);
+  if (!o) {
+    rod_error_set(&err, ROD_ENOMEM, file, "output.file", "out of memory");
+    return rod_sim_set_failure(sim, ROD_ENOMEM, &err);
+  }
   rod_logger *lg;
-  rod_error err;
-  int st =
-      rod_logger_open_points(&lg, path ? path : sc->output.file, sc,
-                             rod_sim_backend(sim), rod_sim_points(sim), &err);
-  if (st != ROD_OK)
+  int st = rod_logger_open_points(&lg, file, sc, rod_sim_backend(sim),
+                                  rod_sim_points(sim), &err);
+  if (st != ROD_OK) {
+    free(o);
     return rod_sim_set_failure(sim, st, &err);
-  rod_sim_sink sink = rod_logger_sink(lg);
-  sink.close = close_logger; /* the simulation closes what it was given */
+  }
+  /* a description rodsim wrote of an earlier file of the name goes */
+  if (rod_export_xdmf_name(file, o->xdmf, sizeof o->xdmf) == ROD_OK) {
+    if (rod_export_is_xdmf(o->xdmf))
+      unlink(o->xdmf);
+    o->described = sc->output.xdmf;
+  }
+  o->file = rod_logger_sink(lg);
+  rod_sim_sink sink = {.sample = output_sample,
+                       .tick = output_tick,
+                       .close = output_close, /* the simulation closes it */
+                       .user = o};
   rod_sim_set_sink(sim, &sink);
   return ROD_OK;
 }

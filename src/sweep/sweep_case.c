@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "io/scenario_contact.h"
-#include "io/writers.h"
 #include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
