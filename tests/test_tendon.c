@@ -182,7 +182,7 @@ START_TEST(tangent_with_tendons_matches_differences) {
       hp.V[i] = 1e-3 * rnd(&seed);
       hp.W[i] = 0;
     }
-    rod_rhs_point pt = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route};
+    rod_rhs_point pt = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, NULL};
     double y[ROD_NY], dy[ROD_NY], yp[ROD_NY], ym[ROD_NY];
     for (int i = 0; i < ROD_NY; i++) {
       y[i] = 0.2 * rnd(&seed);

@@ -34,6 +34,7 @@ static void destroy(void *self) {
   free(k->hp);
   free(k->pt);
   free(k->route);
+  free(k->tendon_z);
   free(k->H_ends);
   free(k->Hs_ends);
   free(k->H_mid);

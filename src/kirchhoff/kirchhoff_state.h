@@ -86,6 +86,8 @@ typedef struct rod_kirchhoff {
   rod_rhs_point *pt;  /* `stages` per interval: the terms that vary along s */
   double *route;      /* the tendons' routing at the points (pt[].route;
                          kirchhoff_tendon.c), NULL without tendons */
+  double *tendon_z;   /* 6 per point: the tendons' share of the strains at
+                         its last solve (pt[].tz), NULL without tendons */
   double tension[ROD_TENDONS_MAX]; /* N: the tendons' at the loads' time */
   double tendon_length[ROD_TENDONS_MAX]; /* m: at the last converged sweep */
   /* Displacement-controlled tendons (kirchhoff_tendon_solve.c): their

@@ -19,6 +19,7 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
   for (int i = 0; i < n; i++) /* until the first loads' time */
     k->tension[i] = rod_tendon_tension(&k->sc, k->inputs, &k->drive, i, 0.0);
   k->route = NULL;
+  k->tendon_z = NULL;
   k->ndisp = 0;
   for (int i = 0; i < n; i++)
     if (k->sc.tendons.item[i].displacement_file[0]) {
@@ -29,7 +30,8 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
     return ROD_OK;
   const size_t P = (size_t)k->stages * (size_t)k->intervals;
   k->route = calloc(P * (size_t)n * ROD_ROUTE, sizeof(double));
-  return k->route ? ROD_OK : ROD_ENOMEM;
+  k->tendon_z = malloc(P * 6 * sizeof(double));
+  return k->route && k->tendon_z ? ROD_OK : ROD_ENOMEM;
 }
 
 int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n) {
@@ -61,6 +63,7 @@ void kr_tendon_route(rod_kirchhoff *k) {
       const size_t p = (size_t)S * j + st;
       rod_rhs_point *pt = &k->pt[p];
       pt->route = NULL;
+      pt->tz = NULL;
       if (n == 0)
         continue;
       double *rt = k->route + p * (size_t)n * ROD_ROUTE;
@@ -73,6 +76,8 @@ void kr_tendon_route(rod_kirchhoff *k) {
         r[6] = runs ? 1.0 : 0.0;
       }
       pt->route = rt;
+      pt->tz = k->tendon_z + 6 * p; /* no start yet: Newton from u0, v0 */
+      pt->tz[0] = NAN;
     }
   }
   if (n > 0)

@@ -80,6 +80,8 @@ typedef struct {
 typedef struct {
   double ustar[3];     /* 1/m: u*(s), material frame */
   const double *route; /* the tendons' routing here (rod_tendon.h) */
+  double *tz; /* the tendons' share of the strains at the last solve here
+                 (rod_tendon_strains' start; NULL: none) */
 } rod_rhs_point;
 
 /* History data at one evaluation point (grid node or half-way): the
@@ -129,7 +131,6 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
    * solve the constitutive law with the tendons' pull (rod_tendon.h) */
   const bool tendons = general && c->ntendons > 0;
   if (tendons) {
-    double kd[3], ksd[3];
     if (c->cosserat) {
       m3_mul_tv(wk->Rtn, R, n);
       for (int i = 0; i < 3; i++)
@@ -137,12 +138,8 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
     } else {
       v3_set(v, 0, 0, 1);
     }
-    for (int i = 0; i < 3; i++) {
-      kd[i] = 1.0 / c->ki[i];
-      ksd[i] = 1.0 / c->kse[i];
-    }
-    rod_tendon_strains(c->ntendons, c->tension, pt->route, kd, ksd, c->cosserat,
-                       u, v, wk->tL);
+    rod_tendon_strains(c->ntendons, c->tension, pt->route, c->ki, c->kse,
+                       c->cosserat, u, v, wk->tL, pt->tz);
   }
   quat_deriv(f + ROD_Y_H, h, u);
 
