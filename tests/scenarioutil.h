@@ -127,6 +127,30 @@ static inline void rod_test_step(void *self, double t) {
   ck_assert_int_eq(rod_backend_kirchhoff.step(self, t, &st), ROD_OK);
 }
 
+/* A run of sc from rest through the times of ref's n rows {t (s), tip x,
+ * tip z (m)}, increasing multiples of time.dt: the tip's largest distance
+ * from them (m), the tip kept in the x-z plane (|y| < 1e-12 m). */
+static inline double rod_test_planar_tip_error(const rod_scenario *sc,
+                                               const double (*ref)[3], int n) {
+  void *self = rod_test_backend(sc, 0);
+  double worst = 0;
+  int j = 0;
+  for (int i = 1; j < n; i++) {
+    const double t = i * sc->time.dt;
+    rod_test_step(self, t);
+    if (fabs(t - ref[j][0]) > 1e-9)
+      continue;
+    rod_sample s;
+    rod_backend_kirchhoff.sample(self, &s);
+    const double *tip = s.position + 3 * (s.points - 1);
+    worst = fmax(worst, hypot(tip[0] - ref[j][1], tip[2] - ref[j][2]));
+    ck_assert(fabs(tip[1]) < 1e-12);
+    j++;
+  }
+  rod_backend_kirchhoff.destroy(self);
+  return worst;
+}
+
 /* The block on an incline (friction tests): cantilever_table.ini without
  * drag, its table 5 mm below the clamp, the tip pulled sideways by a
  * string with Py = ROD_TEST_INCLINE_PY N (tip.preload) cut at t = 0. */

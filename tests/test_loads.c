@@ -512,7 +512,7 @@ static void rhs_ns(const rod_loads_const *L, const double *y, double ns[3]) {
   c.loads = *L;
   rod_hist_point hp;
   memset(&hp, 0, sizeof hp);
-  rod_rhs_point pt = {{0}, NULL, NULL};
+  rod_rhs_point pt = {{0}, NULL, NULL, NULL};
   rod_rhs_work wk;
   double f[ROD_NY];
   rod_rhs_eval(&c, &hp, &pt, y, f, &wk, true);

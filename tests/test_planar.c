@@ -47,7 +47,7 @@ START_TEST(planar_rhs_equals_3d) {
     hp.V[0] = rnd(&seed);
     hp.V[2] = rnd(&seed);
     hp.W[1] = rnd(&seed);
-    rod_rhs_point pt = {{0, rnd(&seed), 0}, NULL, NULL};
+    rod_rhs_point pt = {{0, rnd(&seed), 0}, NULL, NULL, NULL};
     c.av0[0] = 1e-3 * rnd(&seed);
     c.av0[2] = 1 + 1e-3 * rnd(&seed);
     c.tau_fac = 1e-3 * rnd(&seed);

@@ -148,11 +148,13 @@ static double rnd(unsigned *seed) {
 
 /* rod_rhs_tangent with tendons against central differences of
  * rod_rhs_eval, on random states, constants, routings (with r' and r'')
- * and tensions, both models: relative agreement 1e-7 (the differences'
- * own error is about 1e-9 here). */
+ * and tensions, both models, half the trials with the tendons' friction
+ * (rod_tendon_friction.h: beta up to 8 s/m, sliding rates up to 0.1 m/s,
+ * loads of the order of the dead load's): relative agreement 1e-7 (the
+ * differences' own error is about 1e-9 here). */
 START_TEST(tangent_with_tendons_matches_differences) {
   unsigned seed = 11;
-  double route[3 * ROD_ROUTE];
+  double route[3 * ROD_ROUTE], slide[3];
   for (int trial = 0; trial < 400; trial++) {
     rod_rhs_const c;
     memset(&c, 0, sizeof c);
@@ -174,7 +176,10 @@ START_TEST(tangent_with_tendons_matches_differences) {
       for (int j = 0; j < ROD_ROUTE; j++)
         route[ROD_ROUTE * i + j] = 0.02 * rnd(&seed) * (j < 2 ? 1 : 3);
       route[ROD_ROUTE * i + 6] = 1.0; /* it runs here */
+      c.beta[i] = 4 * (1 + rnd(&seed));
+      slide[i] = 0.1 * rnd(&seed);
     }
+    c.friction = trial % 4 >= 2;
     rod_hist_point hp;
     for (int i = 0; i < 3; i++) {
       hp.Q[i] = rnd(&seed);
@@ -182,7 +187,8 @@ START_TEST(tangent_with_tendons_matches_differences) {
       hp.V[i] = 1e-3 * rnd(&seed);
       hp.W[i] = 0;
     }
-    rod_rhs_point pt = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, NULL};
+    rod_rhs_point pt = {
+        {0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, NULL, slide};
     double y[ROD_NY], dy[ROD_NY], yp[ROD_NY], ym[ROD_NY];
     for (int i = 0; i < ROD_NY; i++) {
       y[i] = 0.2 * rnd(&seed);
@@ -208,6 +214,28 @@ START_TEST(tangent_with_tendons_matches_differences) {
     }
     ck_assert_msg(diff < 1e-7 * scale, "trial %d: tangent off by %.3g of %.3g",
                   trial, diff, scale);
+    if (c.friction) { /* the friction's own share and its tangent */
+      rod_rhs_const c0 = c;
+      c0.friction = 0;
+      double f0[ROD_NY], fp0[ROD_NY], fm0[ROD_NY], df0[ROD_NY];
+      rod_rhs_eval(&c0, &hp, &pt, y, f0, &wk, true);
+      rod_rhs_tangent(&c0, y, &wk, dy, df0, true);
+      rod_rhs_eval(&c0, &hp, &pt, yp, fp0, &wp, true);
+      rod_rhs_eval(&c0, &hp, &pt, ym, fm0, &wm, true);
+      double share = 0, sd = 0, dd = 0;
+      for (int i = 0; i < ROD_NY; i++) {
+        const double fd = (fp[i] - fm[i] - fp0[i] + fm0[i]) / (2 * e);
+        share = fmax(share, fabs(f[i] - f0[i]));
+        sd = fmax(sd, fabs(fd));
+        dd = fmax(dd, fabs(fd - (df[i] - df0[i])));
+      }
+      ck_assert_msg(share > 0.01, "trial %d: friction's share %.3g", trial,
+                    share);
+      ck_assert_msg(dd < 1e-6 * sd,
+                    "trial %d: friction's tangent off by "
+                    "%.3g of %.3g",
+                    trial, dd, sd);
+    }
   }
 }
 END_TEST

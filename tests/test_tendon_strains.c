@@ -73,7 +73,8 @@ START_TEST(single_tendon_matches_newton_on_six_strains) {
     rod_rhs_const c;
     rod_hist_point hp;
     random_problem(&seed, true, 1, &c, &hp, route, y);
-    rod_rhs_point pt = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, NULL};
+    rod_rhs_point pt = {
+        {0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, NULL, NULL};
     double f[ROD_NY];
     rod_rhs_work wk;
     rod_rhs_eval(&c, &hp, &pt, y, f, &wk, true);
@@ -133,7 +134,8 @@ START_TEST(start_from_last_solve_changes_nothing) {
     random_problem(&seed, cosserat, taut, &c, &hp, route, y);
     double tz[6];
     tz[0] = NAN;
-    rod_rhs_point warm = {{0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, tz};
+    rod_rhs_point warm = {
+        {0.3 * rnd(&seed), 0.3 * rnd(&seed), 0}, route, tz, NULL};
     rod_rhs_point cold = warm;
     cold.tz = NULL;
     for (int k = 0; k < 12; k++) {

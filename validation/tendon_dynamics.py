@@ -57,8 +57,8 @@ def ref_tip(d):
     return c[:, -1].reshape(-1, 3)
 
 
-def rodsim_tip(rs, name, sets):
-    run, _ = rs.run(SCENARIO, sets=sets, name=name)
+def rodsim_tip(rs, name, sets, scenario=SCENARIO):
+    run, _ = rs.run(scenario, sets=sets, name=name)
     return run["/time"], run["/tip/position"], run
 
 
@@ -79,21 +79,13 @@ def far(a, b):
     return d.max() / L, int(d.argmax())
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ref-out", required=True)
-    ap.add_argument("--ref-bin", action="append", default=[],
-                    help="[LABEL=]BIN, repeatable: the program's builds")
-    ap.add_argument("--ref-grid", action="append", default=[])
-    ap.add_argument("--rodsim", default="build/rodsim")
-    ap.add_argument("--out", default="validation/out")
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    rs = rodlib.Rodsim(a.rodsim)
-    ref = ref_tip(a.ref_out)
+def compare(rs, scenario, ref, ref_grid):
+    """rodsim on the scenario against the published output ref on the same
+    grid, converged in s, and against the program's --ref-grid outputs;
+    printed. Returns the times, rodsim's Euler (200) and RK4 tips and the
+    program extrapolated to h = 0 (None without its 400 and 800)."""
     n = len(ref)
-    t, e200, _ = rodsim_tip(rs, "euler200", [])
+    t, e200, _ = rodsim_tip(rs, "euler200", [], scenario)
     print("published program (Euler, 200 points) against rodsim on the "
           "same settings:")
     d, i = far(e200[:n], ref)
@@ -101,23 +93,25 @@ def main():
           % (d, t[i]))
     grids = {200: e200}
     for m in (400, 800):
-        grids[m] = rodsim_tip(rs, "euler%d" % m,
-                              ["space.nodes=%d" % m])[1]
-    _, rk4, _ = rodsim_tip(rs, "rk4", ["space.integrator=rk4"])
+        grids[m] = rodsim_tip(rs, "euler%d" % m, ["space.nodes=%d" % m],
+                              scenario)[1]
+    _, rk4, _ = rodsim_tip(rs, "rk4", ["space.integrator=rk4"], scenario)
     rich = (8 * grids[800] - 6 * grids[400] + grids[200]) / 3
     d, i = far(rk4[:n], rich[:n])
     print("  rodsim RK4 on 200 points against its own Euler grids "
           "extrapolated (200, 400, 800): %.2e L (t = %.2f s)" % (d, t[i]))
     refs = {}
-    for g in a.ref_grid:
+    for g in ref_grid:
         key, path = g.split("=", 1)
         refs[key] = ref_tip(path)[:n]
         mine = grids.get(int(key))
         if mine is None:
-            mine = rodsim_tip(rs, "euler" + key, ["space.nodes=" + key])[1]
+            mine = rodsim_tip(rs, "euler" + key, ["space.nodes=" + key],
+                              scenario)[1]
         d, i = far(mine[:n], refs[key])
         print("  the program on %s points (--ref-grid) against rodsim Euler "
               "on as many: %.3e L (t = %.2f s)" % (key, d, t[i]))
+    refs.setdefault("200", ref)
     ref_rich = None
     if all(k in refs for k in ("200", "400", "800")):
         ref_rich = (8 * refs["800"] - 6 * refs["400"] + refs["200"]) / 3
@@ -125,66 +119,109 @@ def main():
         print("  rodsim converged (RK4, 200 points) against the program "
               "extrapolated to h = 0 (Richardson on 200, 400, 800): %.3e L "
               "(t = %.2f s)" % (d, t[i]))
+        d, _ = far(2 * refs["800"] - refs["400"], ref_rich)
+        print("  the program's first extrapolation against its second: "
+              "%.3e L" % d)
+    return t, e200, rk4, ref_rich
 
-    # timing: both programs on the published settings, interleaved
-    timing = None
-    if a.ref_bin:
-        work = tempfile.mkdtemp(prefix="tendon_dyn_")
-        out = os.path.join(work, "run.h5")
-        rod_cmd = [os.path.abspath(a.rodsim), "run", os.path.abspath(
-            SCENARIO), "-o", out, "--quiet"]
-        progs = [("rodsim", rod_cmd)]
-        for b in a.ref_bin:  # LABEL=BIN, or BIN labelled "program"
-            label, path = b.split("=", 1) if "=" in b else ("program", b)
-            progs.append((label, [os.path.abspath(path)]))
-        best = {name: (1e9, 0) for name, _ in progs}
-        load0 = os.getloadavg()[0]
-        for _ in range(a.repeat):
-            for name, cmd in progs:
-                cpu, wall = cpu_run(cmd, work)
-                if cpu < best[name][0]:
-                    best[name] = (cpu, wall)
-        timing = best
-        print("timing (25 s simulated, user + system CPU, best of %d "
-              "interleaved runs, load average %.1f to %.1f on %d cores): "
-              "rodsim %.3f s" % (a.repeat, load0, os.getloadavg()[0],
-                                 os.cpu_count(), best["rodsim"][0]))
-        for name, _ in progs[1:]:
-            print("  published program (%s) %.2f s: rodsim %.1fx faster"
-                  % (name, best[name][0], best[name][0] / best["rodsim"][0]))
+
+def timing(rodsim, scenario, ref_bins, repeat):
+    """Both programs on the published settings, interleaved: the best CPU
+    seconds (and wall) of each over repeat runs, keyed by "rodsim" and by
+    each build's label (ref_bins: [LABEL=]BIN, a string or a list; "program"
+    without a label); printed with rodsim's speed ratio against each."""
+    work = tempfile.mkdtemp(prefix="tendon_time_")
+    out = os.path.join(work, "run.h5")
+    rod_cmd = [os.path.abspath(rodsim), "run", os.path.abspath(scenario),
+               "-o", out, "--quiet"]
+    progs = []
+    for b in [ref_bins] if isinstance(ref_bins, str) else ref_bins:
+        label, path = b.split("=", 1) if "=" in b else ("program", b)
+        progs.append((label, [os.path.abspath(path)]))
+    progs.append(("rodsim", rod_cmd))
+    best = {name: (1e9, 0) for name, _ in progs}
+    load0 = os.getloadavg()[0]
+    for _ in range(repeat):
+        for name, cmd in progs:
+            cpu, wall = cpu_run(cmd, work)
+            if cpu < best[name][0]:
+                best[name] = (cpu, wall)
+    print("timing (25 s simulated, user + system CPU, best of %d interleaved "
+          "runs, load average %.1f to %.1f on %d cores): rodsim %.3f s"
+          % (repeat, load0, os.getloadavg()[0], os.cpu_count(),
+             best["rodsim"][0]))
+    for name, _ in progs[:-1]:
+        print("  published program (%s) %.2f s: rodsim %.1fx faster"
+              % (name, best[name][0], best[name][0] / best["rodsim"][0]))
+    return best
+
+
+def plot_tip(ax_tip, ax_diff, t, e200, rk4, ref, ref_rich, title, best):
+    """The tip's x against time (both programs) into ax_tip, their
+    differences into ax_diff."""
+    n = len(ref)
+    tr = np.arange(n) * 0.05
+    ax_tip.plot(tr, ref[:, 0], "k-", lw=2.5, alpha=0.4,
+                label="published program (Euler, 200)")
+    ax_tip.plot(t, e200[:, 0], "C0--", label="rodsim (Euler, 200)")
+    ax_tip.plot(t, rk4[:, 0], "C1:", label="rodsim (RK4, 200)")
+    ax_tip.set_ylabel("tip x (m)")
+    first = next((k for k in best if k != "rodsim"), None) if best else None
+    ax_tip.set_title(title + ("\nCPU: program (%s) %.2f s, rodsim %.3f s "
+                              "(%.1fx)" % (first, best[first][0],
+                                           best["rodsim"][0],
+                                           best[first][0] / best["rodsim"][0])
+                              if first else ""), fontsize=10)
+    ax_diff.semilogy(tr, np.linalg.norm(e200[:n] - ref, axis=1) / L, "C0",
+                     label="rodsim - program, both Euler on 200 points")
+    if ref_rich is not None:
+        ax_diff.semilogy(tr, np.linalg.norm(rk4[:n] - ref_rich, axis=1) / L,
+                         "C1", label="converged in s: rodsim RK4 - program "
+                         "extrapolated")
+    ax_diff.axhline(1e-4, color="r", lw=0.8, label="1e-4 L")
+    ax_diff.set_ylabel("|tip difference| / L")
+    ax_diff.set_xlabel("t (s)")
+    ax_diff.legend(fontsize=8)
+    for x in (ax_tip, ax_diff):
+        x.grid(alpha=0.3)
+
+
+def arguments(doc):
+    """The options of a comparison with a published program."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--ref-out", required=True)
+    ap.add_argument("--ref-bin", action="append", default=[],
+                    help="[LABEL=]BIN, repeatable: the program's builds")
+    ap.add_argument("--ref-grid", action="append", default=[])
+    ap.add_argument("--rodsim", default="build/rodsim")
+    ap.add_argument("--out", default="validation/out")
+    ap.add_argument("--repeat", type=int, default=3)
+    return ap
+
+
+def main():
+    a = arguments(__doc__).parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    rs = rodlib.Rodsim(a.rodsim)
+    ref = ref_tip(a.ref_out)
+    t, e200, rk4, ref_rich = compare(rs, SCENARIO, ref, a.ref_grid)
+    best = timing(a.rodsim, SCENARIO, a.ref_bin, a.repeat) \
+        if a.ref_bin else None
 
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
-    ref1 = next((k for k in timing if k != "rodsim"), None) if timing else None
-    tr = np.arange(n) * 0.05
-    for c, lab in ((0, "x"), (2, "z")):
-        ax[0 if c == 0 else 1].plot(tr, ref[:, c], "k-", lw=2.5, alpha=0.4,
-                                    label="published program (Euler, 200)")
-        ax[0 if c == 0 else 1].plot(t, e200[:, c], "C0--",
-                                    label="rodsim (Euler, 200)")
-        ax[0 if c == 0 else 1].plot(t, rk4[:, c], "C1:",
-                                    label="rodsim (RK4, 200)")
-        ax[0 if c == 0 else 1].set_ylabel("tip %s (m)" % lab)
+    plot_tip(ax[0], ax[2], t, e200, rk4, ref, ref_rich,
+             "Motor-driven tendon robot (Till, Aloi & Rucker 2019)", best)
     ax[0].legend(fontsize=8)
-    ax[0].set_title("Motor-driven tendon robot (Till, Aloi & Rucker 2019)"
-                    + ("\nCPU: program (%s) %.2f s, rodsim %.3f s (%.1fx)" % (
-                        ref1, timing[ref1][0], timing["rodsim"][0],
-                        timing[ref1][0] / timing["rodsim"][0])
-                       if timing else ""), fontsize=10)
-    ax[2].semilogy(tr, np.linalg.norm(e200[:n] - ref, axis=1) / L, "C0",
-                   label="rodsim - program, both Euler on 200 points")
-    if ref_rich is not None:
-        ax[2].semilogy(tr, np.linalg.norm(rk4[:n] - ref_rich, axis=1) / L,
-                       "C1", label="converged in s: rodsim RK4 - program "
-                       "extrapolated")
-    ax[2].axhline(1e-4, color="r", lw=0.8, label="1e-4 L")
-    ax[2].set_ylabel("|tip difference| / L")
-    ax[2].set_xlabel("t (s)")
-    ax[2].legend(fontsize=8)
-    for x in ax:
-        x.grid(alpha=0.3)
+    tr = np.arange(len(ref)) * 0.05
+    ax[1].plot(tr, ref[:, 2], "k-", lw=2.5, alpha=0.4,
+               label="published program (Euler, 200)")
+    ax[1].plot(t, e200[:, 2], "C0--", label="rodsim (Euler, 200)")
+    ax[1].plot(t, rk4[:, 2], "C1:", label="rodsim (RK4, 200)")
+    ax[1].set_ylabel("tip z (m)")
+    ax[1].grid(alpha=0.3)
     fig.tight_layout()
     png = os.path.join(a.out, "tendon_dynamics.png")
     fig.savefig(png, dpi=110)

@@ -144,6 +144,8 @@ typedef struct {
   double compliance;    /* 1/N: the tendon's and transmission's stretch per
                            unit length and tension */
   double base_to_motor; /* m of tendon between the rod and its motor */
+  double friction;      /* s/m: beta of the friction against the guides, a force
+                           beta tau |u_xy| s_t per length (docs/tendons.md) */
 } rod_tendon_def;
 
 typedef struct {
@@ -157,12 +159,12 @@ typedef struct {
     double shear_modulus;     /* Pa */
     double bending_stiffness; /* N m^2, used when has_bending_stiffness */
     bool has_bending_stiffness;
-    double bending_damping; /* N m^2 s, Kelvin-Voigt B for bending */
+    double bending_damping;   /* N m^2 s, Kelvin-Voigt B for bending */
     double shear_retardation; /* s: B_se = tau_se K_se, used when
                                  has_shear_retardation; else B / EI */
     bool has_shear_retardation;
-    double drag;            /* kg/m^2, square-law drag coefficient (normal
-                               drag C_n for drag_model = normal) */
+    double drag; /* kg/m^2, square-law drag coefficient (normal
+                    drag C_n for drag_model = normal) */
     rod_drag_kind drag_model;
     double drag_tangential;   /* kg/m^2, C_t of drag_model = normal */
     double shear_coefficient; /* kappa of the shear stiffness kappa G A

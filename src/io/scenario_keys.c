@@ -388,6 +388,11 @@ static const key_def tendon_keys[] = {
      RANGE_NONNEG, 0, 0, NULL, 0, "m",
      "displacement control: the tendon's length between the rod's base and "
      "its motor"},
+    {"tendon", "friction", KEY_DOUBLE, TOFF(friction), 0, "0", RANGE_NONNEG, 0,
+     0, NULL, 0, "s/m",
+     "friction against the guides (Till, Aloi & Rucker 2019): a force beta "
+     "tau |u_xy| s_t per length along the tendon opposing its sliding rate "
+     "s_t, and its moment; dynamics with time.scheme = bdf-alpha only"},
 };
 
 const section_family rod_families[] = {

@@ -35,6 +35,7 @@ static void destroy(void *self) {
   free(k->pt);
   free(k->route);
   free(k->tendon_z);
+  kr_friction_free(k);
   free(k->H_ends);
   free(k->Hs_ends);
   free(k->H_mid);

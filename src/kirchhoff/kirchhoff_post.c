@@ -146,6 +146,7 @@ void kr_postprocess(rod_kirchhoff *k) {
 
 /* Accept the post-processed solution of a step into the history. */
 void kr_push_history(rod_kirchhoff *k) {
+  kr_friction_push(k);
   if (k->history_kind == ROD_HISTORY_STAGE)
     rod_history_push(k->stage_hist, &k->coeffs, k->stage_val, NULL,
                      (const double *)k->hp, NULL);
@@ -156,6 +157,7 @@ void kr_push_history(rod_kirchhoff *k) {
 
 /* The static solution as a rod at rest. */
 void kr_rest_history(rod_kirchhoff *k) {
+  kr_friction_rest(k);
   if (k->history_kind == ROD_HISTORY_STAGE)
     rod_history_rest(k->stage_hist, k->stage_val, NULL);
   else

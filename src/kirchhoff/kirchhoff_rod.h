@@ -53,6 +53,18 @@ void kr_tendon_set(rod_kirchhoff *k, double t);
  * the converged sweep (kr_quadratures); their tensions and lengths into
  * the sample out. */
 void kr_tendon_lengths(rod_kirchhoff *k);
+/* The tendons' friction (kirchhoff_tendon_friction.c): its arrays
+ * (ROD_ENOMEM; none without friction) and their release; each tendon's
+ * length at the base (m) and the factor c0 / (1 + c tau) (1/s) of its
+ * sliding rate s_t = factor l + H (the sweeps'); the history's terms for
+ * the current coefficients, its start at rest from the static state's
+ * sweep and the push of an accepted step. */
+int kr_friction_alloc(rod_kirchhoff *k);
+void kr_friction_free(rod_kirchhoff *k);
+void kr_friction_factors(const rod_kirchhoff *k, double *start, double *rate);
+void kr_friction_terms(rod_kirchhoff *k);
+void kr_friction_rest(rod_kirchhoff *k);
+void kr_friction_push(rod_kirchhoff *k);
 void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out);
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m);

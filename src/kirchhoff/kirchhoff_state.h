@@ -30,6 +30,11 @@ enum { KR_NODE = ROD_NY + ROD_NQ };
  * in all. */
 enum { KR_HQ = 0, KR_HU = 3, KR_HV = 6, KR_HOM = 9, KR_HW = 12 };
 
+/* The sweeps' friction workspace per tendon: l at the interval's start and
+ * at the stage, the 4 stages' rates, for the states and 16 directions
+ * (kirchhoff_friction_sweep.h). */
+enum { KR_FRICTION_WORK = 6 * (1 + 16) };
+
 /* Contact boundaries a moving grid follows at once (kirchhoff_regrid.c). */
 enum { KR_KINKS = 8 };
 
@@ -110,8 +115,16 @@ typedef struct rod_kirchhoff {
   double disp_rmax[ROD_TENDONS_MAX];   /* m: the largest offset where it runs */
   double disp_Sx[6 * ROD_TENDONS_MAX]; /* 1/N: d x / d xi (6 x ndisp),
                                           Broyden's, for the warm starts */
-  bool disp_warm;      /* the shooting starts from the unknowns it is given (the
-                          last solve's, at other tensions), not a prediction */
+  bool disp_warm; /* the shooting starts from the unknowns it is given (the
+                     last solve's, at other tensions), not a prediction */
+  /* The tendons' friction (kirchhoff_tendon_friction.c), NULL without:
+   * at every evaluation point (points x tendons) the tendons' lengths from
+   * the motor l_i (m) of the last sweep, their unstretched arclength s_i
+   * (m), its BDF-alpha history term (s_t = c0 s + slide_H, m/s) and the
+   * sliding rates the equations read (rod_rhs_point.slide, m/s); l_i at the
+   * nodes of the last sweep (a segment's start); the sweeps' workspace. */
+  double *slide_l, *slide_s, *slide_H, *slide_rate, *slide_node, *slide_work;
+  rod_history *slide_hist;
   bool ustar_planar;   /* u*_1 = u*_3 = 0 everywhere */
   bool general;        /* precurved, rotary inertia or normal drag: the sweeps'
                           general variant (a plain rod's skips those terms) */

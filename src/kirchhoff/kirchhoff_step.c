@@ -103,6 +103,7 @@ void kr_set_coefficients(rod_kirchhoff *k, const rod_bdf_coeffs *c,
   k->dynamic = dynamic;
   kr_tip_body_terms(k);
   set_constants(k, dynamic ? c->c0 : 0.0);
+  kr_friction_terms(k);
   const size_t I = (size_t)k->intervals, P = (size_t)k->stages * I;
   if (k->history_kind == ROD_HISTORY_STAGE) {
     if (dynamic)

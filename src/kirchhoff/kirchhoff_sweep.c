@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kirchhoff/kirchhoff_friction_sweep.h"
 #include "kirchhoff/kirchhoff_rod.h"
 
 /* Records of one stage: q, u - u*, v, w (the stage history of the next steps)
@@ -41,6 +42,8 @@ typedef struct {
   const double *len;            /* m: intervals */
   double *stage_val, *stage_ps; /* stage records */
   int stages;
+  kr_friction_sweep fr; /* the tendons' lengths (friction), fr.work NULL
+                           without */
 } sweep;
 
 static void sweep_init(sweep *sw, const rod_kirchhoff *k) {
@@ -51,6 +54,7 @@ static void sweep_init(sweep *sw, const rod_kirchhoff *k) {
   sw->stage_val = k->stage_val;
   sw->stage_ps = k->stage_ps;
   sw->stages = k->stages;
+  kr_friction_sweep_init(&sw->fr, k);
 }
 
 /* The right-hand side of the states at a stage, and its records; without
@@ -65,6 +69,9 @@ static inline void
 state_rhs(const sweep *sw, int j, int stage, const double *y, double *f,
           rod_rhs_work *wk, const bool planar, const bool general) {
   const size_t point = (size_t)sw->stages * j + stage;
+  const bool friction = general && !planar && sw->fr.work;
+  if (friction) /* the sliding rates from the tendons' lengths here */
+    kr_friction_sweep_rates(&sw->fr, point);
   if (planar)
     rod_rhs_eval_planar(&sw->rc, &sw->hp[point], &sw->pt[point], y, f, wk,
                         general);
@@ -72,6 +79,8 @@ state_rhs(const sweep *sw, int j, int stage, const double *y, double *f,
     rod_rhs_eval(&sw->rc, &sw->hp[point], &sw->pt[point], y, f, wk, general);
   record_stage(sw->stage_val, sw->stage_ps, point, y, wk, &sw->pt[point],
                general);
+  if (friction) /* the lengths' rates |pb_i| */
+    kr_friction_sweep_lengths(&sw->fr, &sw->pt[point], wk, stage);
 }
 
 /* df = A dy for nk directions (ROD_NY each), from the work values wk of
@@ -103,6 +112,11 @@ full_rhs(const sweep *sw, int j, int stage, const double *y, double *f, int nk,
   rod_rhs_work wk;
   state_rhs(sw, j, stage, y, f, &wk, planar, general);
   tangent_apply(sw, y, &wk, nk, y + ROD_NY, f + ROD_NY, planar, general);
+  if (general && !planar && sw->fr.work) /* through the lengths */
+    for (int d = 0; d < nk; d++)
+      kr_friction_sweep_tangent(
+          &sw->fr, &sw->rc, &sw->pt[(size_t)sw->stages * j + stage], y, &wk,
+          y + ROD_NY * (d + 1), f + ROD_NY * (d + 1), d, stage, general);
 }
 
 /* Classic RK4 (rod_spatial_rk4's arithmetic) over interval j for the states
@@ -119,21 +133,32 @@ rk4_step(const sweep *sw, int j, double *y, int nk, const bool planar,
   const double h = sw->len[j], h2 = 0.5 * h, h6 = h / 6.0;
   const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
   double k1[MAX], k2[MAX], k3[MAX], k4[MAX], yt[MAX];
+  const bool friction = general && !planar && sw->fr.work;
   if (planar)
     for (int i = 1; i < n; i += 2)
       yt[i] = 0.0;
+  if (friction) /* the tendons' lengths ride as one more state */
+    kr_friction_sweep_stage(&sw->fr, nk, -1, 0.0);
   full_rhs(sw, j, 0, y, k1, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k1[i];
+  if (friction)
+    kr_friction_sweep_stage(&sw->fr, nk, 0, h2);
   full_rhs(sw, j, 1, yt, k2, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h2 * k2[i];
+  if (friction)
+    kr_friction_sweep_stage(&sw->fr, nk, 1, h2);
   full_rhs(sw, j, 2, yt, k3, nk, planar, general);
   for (int i = 0; i < n; i += di)
     yt[i] = y[i] + h * k3[i];
+  if (friction)
+    kr_friction_sweep_stage(&sw->fr, nk, 2, h);
   full_rhs(sw, j, 3, yt, k4, nk, planar, general);
   for (int i = 0; i < n; i += di)
     y[i] += h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
+  if (friction)
+    kr_friction_sweep_advance(&sw->fr, nk, h, true);
 }
 
 #if defined(__GNUC__)
@@ -145,9 +170,14 @@ euler_step(const sweep *sw, int j, double *y, int nk, const bool planar,
   enum { MAX = ROD_NY * (1 + ROD_NY) };
   const int n = ROD_NY * (1 + nk), di = planar ? 2 : 1;
   double f[MAX];
+  const bool friction = general && !planar && sw->fr.work;
+  if (friction)
+    kr_friction_sweep_stage(&sw->fr, nk, -1, 0.0);
   full_rhs(sw, j, 0, y, f, nk, planar, general);
   for (int i = 0; i < n; i += di)
     y[i] += sw->len[j] * f[i];
+  if (friction)
+    kr_friction_sweep_advance(&sw->fr, nk, sw->len[j], false);
 }
 
 /* Intervals [a, b) of y (states and nk tangents), storing the states at
@@ -164,6 +194,8 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
   double *node_y = k->node_y;
   const int *node_point = k->loads.node_point;
   const double *contact = k->loads.contact;
+  if (general && !planar && sw.fr.work)
+    kr_friction_sweep_start(&sw.fr, a, nk);
   for (int j = a; j < b; j++) {
     if (rk4)
       rk4_step(&sw, j, y, nk, planar, general);
@@ -178,6 +210,8 @@ sweep_loop(rod_kirchhoff *k, int a, int b, double *y, int nk, const bool rk4,
     rod_loads_jump(&k->loads, p, contact, (size_t)(j + 1), y + ROD_Y_N,
                    y + ROD_Y_M);
     memcpy(node_y + (size_t)(j + 1) * KR_NODE, y, ROD_NY * sizeof(double));
+    if (general && !planar && sw.fr.work)
+      kr_friction_sweep_node(&sw.fr, j + 1);
   }
 }
 
@@ -258,13 +292,17 @@ static const double kr_tangent_kh = 0.4;
 /* The coarse interval of the step's coefficients: the largest even number
  * of grid intervals with k H <= kr_tangent_kh, at most
  * KR_TANGENT_STRIDE_MAX; 0 (tangents integrated with the states) below 2
- * and on Euler grids, whose Jacobian is that of Euler's rule. */
+ * and on Euler grids, whose Jacobian is that of Euler's rule, and with the
+ * tendons' friction. */
 void kr_set_tangent_stride(rod_kirchhoff *k) {
   double kk = rod_model_step_wavenumber(&k->model, k->rc.c0);
   double n = kk > 0 ? kr_tangent_kh / (kk * k->len_max) : KR_TANGENT_STRIDE_MAX;
   int s = n >= KR_TANGENT_STRIDE_MAX ? KR_TANGENT_STRIDE_MAX : (int)n;
   s -= s % 2;
-  k->tangent_stride = k->stages == 4 && s >= 2 ? s : 0;
+  /* the tendons' friction depends on their lengths from the base, whose
+   * tangent rides with the states (kirchhoff_friction_sweep.h) */
+  const bool friction = k->slide_l && k->rc.c0 > 0;
+  k->tangent_stride = k->stages == 4 && s >= 2 && !friction ? s : 0;
   rod_shooting_set_along(k->shoot, k->tangent_stride > 0);
   rod_mshoot_set_along(k->mshoot, k->tangent_stride > 0);
 }

@@ -27,11 +27,11 @@ int kr_tendon_alloc(rod_kirchhoff *k) {
       k->tension[i] = 0.0; /* the unknown's start (kr_tendon_solve) */
     }
   if (n == 0)
-    return ROD_OK;
+    return kr_friction_alloc(k);
   const size_t P = (size_t)k->stages * (size_t)k->intervals;
   k->route = calloc(P * (size_t)n * ROD_ROUTE, sizeof(double));
   k->tendon_z = malloc(P * 6 * sizeof(double));
-  return k->route && k->tendon_z ? ROD_OK : ROD_ENOMEM;
+  return k->route && k->tendon_z ? kr_friction_alloc(k) : ROD_ENOMEM;
 }
 
 int kr_tendon_breaks(const rod_scenario *sc, double *pos, int n) {
@@ -64,6 +64,7 @@ void kr_tendon_route(rod_kirchhoff *k) {
       rod_rhs_point *pt = &k->pt[p];
       pt->route = NULL;
       pt->tz = NULL;
+      pt->slide = k->slide_rate ? k->slide_rate + p * (size_t)n : NULL;
       if (n == 0)
         continue;
       double *rt = k->route + p * (size_t)n * ROD_ROUTE;
@@ -106,8 +107,12 @@ void kr_tendon_set(rod_kirchhoff *k, double t) {
 
 void kr_tendon_constants(const rod_kirchhoff *k, rod_rhs_const *rc) {
   rc->ntendons = k->sc.tendons.count;
-  for (int i = 0; i < rc->ntendons; i++)
+  for (int i = 0; i < rc->ntendons; i++) {
     rc->tension[i] = k->tension[i];
+    rc->beta[i] = k->sc.tendons.item[i].friction;
+  }
+  /* friction in time steps only (no sliding rate in statics) */
+  rc->friction = k->slide_l != NULL && rc->c0 > 0;
 }
 
 /* l_i = int |pb_i| ds over [start, end] (|p_i,s| = |R pb_i|), pb_i = v +

@@ -33,6 +33,7 @@
 #include "core/v3.h"
 #include "kirchhoff/rod_loads.h"
 #include "kirchhoff/rod_tendon.h"
+#include "kirchhoff/rod_tendon_friction.h"
 
 enum {
   ROD_Y_H = 0,
@@ -72,6 +73,10 @@ typedef struct {
   /* tendons (rod_tendon.h): their number and tensions (N); 0: none */
   int ntendons;
   double tension[ROD_TENDONS_MAX];
+  /* their friction (rod_tendon_friction.h): on in a time step when some
+   * tendon has beta > 0; beta (s/m) */
+  int friction;
+  double beta[ROD_TENDONS_MAX];
 } rod_rhs_const;
 
 /* Data of the equations at one evaluation point that depend on s, not on
@@ -82,6 +87,8 @@ typedef struct {
   const double *route; /* the tendons' routing here (rod_tendon.h) */
   double *tz; /* the tendons' share of the strains at the last solve here
                  (rod_tendon_strains' start; NULL: none) */
+  const double *slide; /* m/s: the tendons' sliding rates here (friction,
+                          rod_tendon_friction.h), NULL without */
 } rod_rhs_point;
 
 /* History data at one evaluation point (grid node or half-way): the
@@ -110,6 +117,7 @@ typedef struct {
                     momentum (rotary inertia) */
   double tL[36]; /* with tendons: the Cholesky factor of K + A
                     (rod_tendon.h) */
+  const double *route, *slide; /* with friction: the point's (rod_rhs_point) */
 } rod_rhs_work;
 
 #if defined(__GNUC__)
@@ -196,6 +204,12 @@ rod_rhs_eval(const rod_rhs_const *c, const rod_hist_point *hp,
   for (int i = 0; i < 3; i++)
     f[ROD_Y_W + i] =
         c->c0 * (u[i] - (general ? pt->ustar[i] : 0.0)) + hp->U[i] - uxw[i];
+  if (tendons && c->friction) { /* the tendons' friction */
+    wk->route = pt->route;
+    wk->slide = pt->slide;
+    rod_friction_eval(c->ntendons, c->beta, c->tension, pt->route, pt->slide, R,
+                      u, v, f + ROD_Y_N, f + ROD_Y_M);
+  }
 }
 
 /* rod_rhs_eval for a rod that moves in the x-z plane: the quaternion turns
@@ -309,6 +323,55 @@ rod_rhs_quadratures_at(const rod_rhs_const *c, const double *q, const double *w,
   fq[ROD_Q_GS] = s * v3_dot(c->loads.gravity, ps);
 }
 
+/* The frame's rotation th (dR = R [th]x) and the strains' du (and dv,
+ * Cosserat; Kirchhoff: 0) of the direction dy at the evaluation wk of
+ * rod_rhs_eval (the start of rod_rhs_tangent). A perturbation dh of the
+ * quaternion rotates the frame by dtheta = 2 vec(conj(h) dh) / |h|^2 (body
+ * frame). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rod_rhs_strain_tangent(const rod_rhs_const *c, const double *y,
+                       const rod_rhs_work *wk, const double *dy, double *th,
+                       double *du, double *dv, const bool general) {
+  const double *h = y + ROD_Y_H, *dh = dy + ROD_Y_H;
+  const double *dn = dy + ROD_Y_N, *dm = dy + ROD_Y_M;
+  const double *R = wk->R;
+  double hh = h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3];
+  double s = 2.0 / hh;
+  /* vec(conj(h) * dh) */
+  th[0] = s * (h[0] * dh[1] - h[1] * dh[0] - h[2] * dh[3] + h[3] * dh[2]);
+  th[1] = s * (h[0] * dh[2] + h[1] * dh[3] - h[2] * dh[0] - h[3] * dh[1]);
+  th[2] = s * (h[0] * dh[3] - h[1] * dh[2] + h[2] * dh[1] - h[3] * dh[0]);
+
+  /* du = ki .* (Rtm x dtheta + R^T dm) */
+  double t1[3], t2[3];
+  v3_cross(t1, wk->Rtm, th);
+  m3_mul_tv(t2, R, dm);
+  v3_set(dv, 0, 0, 0);
+  if (general && c->ntendons > 0) { /* du, dv = (K + A)^-1 (d(R^T n~),
+                                       d(R^T m~)) */
+    double bu[3], bv[3] = {0, 0, 0};
+    v3_add(bu, t1, t2);
+    if (c->cosserat) {
+      v3_cross(t1, wk->Rtn, th);
+      m3_mul_tv(t2, R, dn);
+      v3_add(bv, t1, t2);
+    }
+    rod_tendon_tangent_strains(wk->tL, c->cosserat, bv, bu, du, dv);
+    return;
+  }
+  for (int i = 0; i < 3; i++)
+    du[i] = c->ki[i] * (t1[i] + t2[i]);
+  if (c->cosserat) {
+    v3_cross(t1, wk->Rtn, th);
+    m3_mul_tv(t2, R, dn);
+    for (int i = 0; i < 3; i++)
+      dv[i] = c->kse[i] * (t1[i] + t2[i]);
+  }
+}
+
 /* Directional derivative of the right-hand side: df = (df/dy) dy, using the
  * intermediate values of rod_rhs_eval at the same y. A perturbation dh of
  * the quaternion rotates the frame by dtheta = 2 vec(conj(h) dh) / |h|^2
@@ -321,36 +384,12 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
                 const double *dy, double *df, const bool general) {
   const double *h = y + ROD_Y_H, *n = y + ROD_Y_N;
   const double *q = y + ROD_Y_Q, *w = y + ROD_Y_W;
-  const double *dh = dy + ROD_Y_H, *dn = dy + ROD_Y_N, *dm = dy + ROD_Y_M;
+  const double *dh = dy + ROD_Y_H, *dn = dy + ROD_Y_N;
   const double *dq = dy + ROD_Y_Q, *dw = dy + ROD_Y_W;
   const double *R = wk->R, *u = wk->u, *v = wk->v, *a = wk->a;
-
-  double hh = h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3];
-  double s = 2.0 / hh;
-  /* vec(conj(h) * dh) */
-  double th[3];
-  th[0] = s * (h[0] * dh[1] - h[1] * dh[0] - h[2] * dh[3] + h[3] * dh[2]);
-  th[1] = s * (h[0] * dh[2] + h[1] * dh[3] - h[2] * dh[0] - h[3] * dh[1]);
-  th[2] = s * (h[0] * dh[3] - h[1] * dh[2] + h[2] * dh[1] - h[3] * dh[0]);
-
-  /* du = ki .* (Rtm x dtheta + R^T dm) */
-  double du[3], t1[3], t2[3], dvt[3] = {0, 0, 0};
-  v3_cross(t1, wk->Rtm, th);
-  m3_mul_tv(t2, R, dm);
+  double th[3], du[3], dv[3], t1[3], t2[3];
+  rod_rhs_strain_tangent(c, y, wk, dy, th, du, dv, general);
   const bool tendons = general && c->ntendons > 0;
-  if (tendons) { /* du, dv = (K + A)^-1 (d(R^T n~), d(R^T m~)) */
-    double bu[3], bv[3] = {0, 0, 0};
-    v3_add(bu, t1, t2);
-    if (c->cosserat) {
-      v3_cross(t1, wk->Rtn, th);
-      m3_mul_tv(t2, R, dn);
-      v3_add(bv, t1, t2);
-    }
-    rod_tendon_tangent_strains(wk->tL, c->cosserat, bv, bu, du, dvt);
-  } else {
-    for (int i = 0; i < 3; i++)
-      du[i] = c->ki[i] * (t1[i] + t2[i]);
-  }
   /* dh_s = F1(dh, u) + F1(h, du) */
   double f1[4], f2[4];
   quat_deriv(f1, dh, u);
@@ -378,19 +417,11 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
   v3_add(t1, t1, da);
   m3_mul_v(df + ROD_Y_N, R, t1);
 
-  double dps[3], dv[3] = {0, 0, 0};
+  double dps[3];
   double dqxu[3], qxdu[3];
   v3_cross(dqxu, dq, u);
   v3_cross(qxdu, q, du);
   if (c->cosserat) {
-    if (tendons) {
-      v3_copy(dv, dvt);
-    } else {
-      v3_cross(t1, wk->Rtn, th);
-      m3_mul_tv(t2, R, dn);
-      for (int i = 0; i < 3; i++)
-        dv[i] = c->kse[i] * (t1[i] + t2[i]);
-    }
     v3_cross(t1, th, v);
     v3_add(t1, t1, dv);
     m3_mul_v(dps, R, t1);
@@ -431,6 +462,9 @@ rod_rhs_tangent(const rod_rhs_const *c, const double *y, const rod_rhs_work *wk,
   v3_cross(wxdu, w, du);
   for (int i = 0; i < 3; i++)
     df[ROD_Y_W + i] = c->c0 * du[i] + dwxu[i] + wxdu[i];
+  if (tendons && c->friction)
+    rod_friction_tangent(c->ntendons, c->beta, c->tension, wk->route, wk->slide,
+                         R, u, v, th, du, dv, df + ROD_Y_N, df + ROD_Y_M);
 }
 
 /* rod_rhs_tangent for an in-plane state (rod_rhs_eval_planar's work) and
