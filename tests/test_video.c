@@ -10,6 +10,7 @@
 
 #include "rod/video.h"
 #include "testutil.h"
+#include "video_narrow.h"
 #include "video_no_pts.h"
 
 enum { W = 48, H = 32, FRAMES = 12 };
@@ -537,6 +538,38 @@ END_TEST
  * as -0.07). */
 /* A frame without a timestamp in a video whose frames have them is
  * refused, naming the frame, never returned with a time that is not one. */
+/* A narrow video converted by swscale (8 x 8 pixels): every frame read or
+ * refused, and the reader closed, with nothing written past the gray
+ * buffer (under valgrind or ASan's checks of the heap at the close). */
+START_TEST(narrow_frames_through_swscale) {
+  char dir[256], path[300];
+  rod_test_dir(dir, sizeof dir, "rodsim_video");
+  snprintf(path, sizeof path, "%s/narrow.avi", dir);
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(video_narrow, 1, sizeof video_narrow, f),
+                    sizeof video_narrow);
+  fclose(f);
+  rod_error err;
+  rod_video *v = NULL;
+  if (rod_video_open(path, &v, &err) == ROD_OK) {
+    rod_image *img = rod_image_alloc(0, 0);
+    for (int i = 0; i < 16; i++) {
+      double t;
+      bool end = false;
+      int st = rod_video_read(v, img, &t, &end, &err);
+      if (st != ROD_OK || end)
+        break;
+      for (int p = 0; p < img->width * img->height; p++)
+        ck_assert(img->lum[p] >= 0.0f && img->lum[p] <= 1.0f);
+    }
+    rod_image_free(img);
+    rod_video_close(v);
+  }
+  rod_test_rmdir(dir);
+}
+END_TEST
+
 START_TEST(frame_without_timestamp_is_refused) {
   char dir[256], path[300];
   rod_test_dir(dir, sizeof dir, "rodsim_video");
@@ -658,6 +691,7 @@ static Suite *video_suite(void) {
   tcase_add_test(bad, writer_refuses_bad_options);
   tcase_add_test(bad, limited_range_beyond_black_and_white);
   tcase_add_test(bad, frame_without_timestamp_is_refused);
+  tcase_add_test(bad, narrow_frames_through_swscale);
   suite_add_tcase(s, bad);
   return s;
 }

@@ -24,7 +24,8 @@ struct rod_video {
   int stream;
   AVRational time_base;
   struct SwsContext *sws; /* RGB, palette and other non-YUV frames */
-  uint16_t *gray;         /* swscale's output, width x height */
+  uint16_t *gray;         /* swscale's output, height lines of gray_line */
+  int gray_line;          /* B a line of it: whole 64-byte blocks */
   rod_video_info info;
   long decoded;
   int64_t first_pts;
@@ -163,7 +164,7 @@ void video_close(rod_video *v) {
   avcodec_free_context(&v->dec);
   avformat_close_input(&v->fmt);
   sws_freeContext(v->sws);
-  free(v->gray);
+  av_free(v->gray);
   free(v->path);
   free(v);
 }
@@ -339,14 +340,24 @@ static int luma_swscale(rod_video *v, const AVFrame *f, float *lum,
                        "cannot convert this pixel format to gray", 0);
   const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
   sws_setColorspaceDetails(v->sws, bt709, 1, bt709, 1, 0, 1 << 16, 1 << 16);
-  if (!v->gray && !(v->gray = malloc((size_t)w * (size_t)h * sizeof *v->gray)))
-    return frame_error(v, ROD_ENOMEM, err, "out of memory", 0);
+  /* swscale's vector code writes a line in whole blocks, past its last
+   * pixel: lines of whole 64-byte blocks, aligned, and a block to spare
+   * after the last (a line of w pixels alone let a narrow frame's last
+   * line run into the memory after it: a fuzzing find, an AVI of 8 x 8
+   * pixels whose writes corrupted the demuxer's options) */
+  if (!v->gray) {
+    v->gray_line = (w * (int)sizeof *v->gray + 63) / 64 * 64;
+    if (!(v->gray = av_malloc((size_t)v->gray_line * (size_t)h + 64)))
+      return frame_error(v, ROD_ENOMEM, err, "out of memory", 0);
+  }
   uint8_t *dst[4] = {(uint8_t *)v->gray, NULL, NULL, NULL};
-  int stride[4] = {w * (int)sizeof *v->gray, 0, 0, 0};
+  int stride[4] = {v->gray_line, 0, 0, 0};
   sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, h, dst,
             stride);
-  for (size_t p = 0, n = (size_t)w * (size_t)h; p < n; p++)
-    lum[p] = (float)v->gray[p] * (1.0f / 65535.0f);
+  const size_t line = (size_t)v->gray_line / sizeof *v->gray;
+  for (size_t y = 0; y < (size_t)h; y++)
+    for (size_t x = 0; x < (size_t)w; x++)
+      lum[y * (size_t)w + x] = (float)v->gray[y * line + x] * (1.0f / 65535.0f);
   return ROD_OK;
 }
 
