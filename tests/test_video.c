@@ -536,20 +536,25 @@ END_TEST
  * (255) in its foot- and headroom: read as 0 and 1, luminance stays
  * within [0, 1] (found by fuzz/fuzz_video: a corrupted H.264 frame read
  * as -0.07). */
-/* A frame without a timestamp in a video whose frames have them is
- * refused, naming the frame, never returned with a time that is not one. */
-/* A narrow video converted by swscale (8 x 8 pixels): every frame read or
- * refused, and the reader closed, with nothing written past the gray
- * buffer (under valgrind or ASan's checks of the heap at the close). */
-START_TEST(narrow_frames_through_swscale) {
-  char dir[256], path[300];
-  rod_test_dir(dir, sizeof dir, "rodsim_video");
-  snprintf(path, sizeof path, "%s/narrow.avi", dir);
+/* bytes (n of them) as the file NAME in a new test folder dir: its path. */
+static void write_stored(char *dir, size_t dir_size, char *path,
+                         size_t path_size, const char *name,
+                         const unsigned char *bytes, size_t n) {
+  rod_test_dir(dir, dir_size, "rodsim_video");
+  snprintf(path, path_size, "%s/%s", dir, name);
   FILE *f = fopen(path, "wb");
   ck_assert_ptr_nonnull(f);
-  ck_assert_uint_eq(fwrite(video_narrow, 1, sizeof video_narrow, f),
-                    sizeof video_narrow);
+  ck_assert_uint_eq(fwrite(bytes, 1, n, f), n);
   fclose(f);
+}
+
+/* A narrow video converted by swscale (a 1 x 8 BGR24 frame among them):
+ * every frame read or refused, and the reader closed, with nothing written
+ * past the gray buffer (under ASan's checks of the heap at the close). */
+START_TEST(narrow_frames_through_swscale) {
+  char dir[256], path[300];
+  write_stored(dir, sizeof dir, path, sizeof path, "narrow.avi", video_narrow,
+               sizeof video_narrow);
   rod_error err;
   rod_video *v = NULL;
   if (rod_video_open(path, &v, &err) == ROD_OK) {
@@ -570,15 +575,12 @@ START_TEST(narrow_frames_through_swscale) {
 }
 END_TEST
 
+/* A frame without a timestamp in a video whose frames have them is
+ * refused, naming the frame, never returned with a time that is not one. */
 START_TEST(frame_without_timestamp_is_refused) {
   char dir[256], path[300];
-  rod_test_dir(dir, sizeof dir, "rodsim_video");
-  snprintf(path, sizeof path, "%s/no_pts.avi", dir);
-  FILE *f = fopen(path, "wb");
-  ck_assert_ptr_nonnull(f);
-  ck_assert_uint_eq(fwrite(video_no_pts, 1, sizeof video_no_pts, f),
-                    sizeof video_no_pts);
-  fclose(f);
+  write_stored(dir, sizeof dir, path, sizeof path, "no_pts.avi", video_no_pts,
+               sizeof video_no_pts);
   rod_error err;
   rod_video *v = NULL;
   ck_assert_int_eq(rod_video_open(path, &v, &err), ROD_OK);
