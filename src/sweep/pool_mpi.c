@@ -41,6 +41,24 @@ static int *idle; /* ranks whose request waits for a job */
 static int nidle, finished;
 static const rod_mpi_host *host; /* librod's pool_worker, pool_job_run */
 
+/* Open MPI's messaging layer for a job whose ranks all run on this node,
+ * unless the user chose one (OMPI_MCA_pml, which `mpirun --mca pml X`
+ * sets too): ob1, its point-to-point layer over shared memory. Left to
+ * itself Open MPI first probes UCX and the fabric libraries, which on one
+ * node reach nothing shared memory does not, and that probe is most of
+ * MPI_Init: mpirun -n 2 of a rank that only starts and stops took 0.45 s
+ * with it, 0.24 s with ob1, against 0.13 s for mpirun alone (2 cores,
+ * idle). A sweep sends a few small messages a case. Ranks on several
+ * nodes (OMPI_COMM_WORLD_LOCAL_SIZE below OMPI_COMM_WORLD_SIZE) keep the
+ * site's choice, which is what reaches the other nodes. */
+static void choose_messaging(void) {
+  const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+  const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (!size || !local || strcmp(size, local) != 0 || getenv("OMPI_MCA_pml"))
+    return;
+  setenv("OMPI_MCA_pml", "ob1", 0);
+}
+
 static int mpi_start(const rod_mpi_host *h, int *argc, char ***argv, int *r,
                      int *n) {
   host = h;
@@ -48,6 +66,7 @@ static int mpi_start(const rod_mpi_host *h, int *argc, char ***argv, int *r,
   *n = 1;
   if (started)
     return ROD_OK;
+  choose_messaging();
   int provided;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
       MPI_SUCCESS)
