@@ -17,6 +17,7 @@
 #include <lapacke.h>
 
 #include "bvp/path.h"
+#include "core/solve_small.h"
 #include "core/static_note.h"
 #include "kirchhoff/kirchhoff_schemes.h"
 
@@ -86,8 +87,8 @@ static int path_residual(void *user, const double *x, double lambda, double *r,
  * Each zero of det Theta on the way from L to 0 is one direction in which
  * the whole rod is unstable (Morse index theorem). The fields are those of
  * the discrete problem itself: each grid interval's RK4 map is
- * differentiated (the tangent sweep over it, 16 directions) and inverted,
- * so a neutral direction that a symmetry makes exact stays exact (a
+ * differentiated (the tangent sweep over it) and inverted, so a neutral
+ * direction that a symmetry makes exact stays exact (a
  * column buckled under an axial load turns freely about the axis: det
  * Theta at the clamp 1e-12, where fields of the continuous equations
  * along the discrete states left 5e-6 at 100 nodes). For a rod in the x-z
@@ -108,6 +109,36 @@ typedef struct {
  * neutral direction measures ~1e-12, an unstable state's determinant is
  * of order 1 times its distance from the critical load. */
 static const double kr_neutral = 1e-6;
+
+/* The directions of the interval maps the fields need: the quaternion, n
+ * and m (h, n, m lead the states). A static state has q = w = 0 and c0 =
+ * 0, where the rows of q and w in d y_(j+1) / d y_j vanish on these
+ * directions (each term of their tangent, rod_rhs_tangent, holds q, w, dq,
+ * dw or c0), so the fields, which start with dq = dw = 0, keep them zero
+ * and solve the map's block on h, n, m alone: 10 directions of the
+ * tangent sweep and 10 unknowns where the whole map has 16. */
+enum { KR_FIELD_DIRS = ROD_Y_Q };
+
+/* d = A^-1 d for the three fields (NY each; their first KR_FIELD_DIRS
+ * components), A the block of the interval map on the field directions,
+ * M its tangent sweep (NY x KR_FIELD_DIRS, column-major); false when A is
+ * singular. */
+static bool fields_back(const double *M, double *d) {
+  enum { NF = KR_FIELD_DIRS };
+  double A[NF * NF], B[NF * 3];
+  for (int r = 0; r < NF; r++) {
+    for (int c = 0; c < NF; c++)
+      A[NF * r + c] = M[ROD_NY * c + r];
+    for (int f = 0; f < 3; f++)
+      B[3 * r + f] = d[ROD_NY * f + r];
+  }
+  if (!rod_solve_small(A, NF, B, 3))
+    return false;
+  for (int r = 0; r < NF; r++)
+    for (int f = 0; f < 3; f++)
+      d[ROD_NY * f + r] = B[3 * r + f];
+  return true;
+}
 
 /* Rotations (body frame) of the fields at the state y: Theta column c. */
 static void field_rotations(const double *y, const double *dy, double *T) {
@@ -230,9 +261,8 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
   else /* the segments' states, which each interval's tangent sweep
           below rewrites at its end node */
     memcpy(k->sol_y, k->node_y, (size_t)k->nodes * KR_NODE * sizeof(double));
-  double y[NY * (1 + NY)], M[NY * NY], dy[3 * NY] = {0}, T[9];
+  double y[NY], M[NY * KR_FIELD_DIRS], dy[3 * NY] = {0}, T[9];
   double ynext[NY];
-  lapack_int ipiv[NY];
   memcpy(ynext, k->node_y + (size_t)last * KR_NODE, sizeof ynext);
   /* the fields' rotations at L, body frame: e_1, e_2, e_3, or for another
    * plane its normal, e_3 and the normal x e_3 */
@@ -266,13 +296,10 @@ static kr_stability stability(rod_kirchhoff *k, const double *x) {
      * rewrites nodes j and j + 1 only: node j stays as it is) */
     memcpy(y, k->node_y + (size_t)j * KR_NODE, NY * sizeof(double));
     memset(M, 0, sizeof M);
-    for (int i = 0; i < NY; i++)
+    for (int i = 0; i < KR_FIELD_DIRS; i++)
       M[i * NY + i] = 1.0;
-    if (k->bvp.propagate(k, j, j + 1, y, NY, M) != 0)
-      break;
-    lapack_int info =
-        LAPACKE_dgesv(LAPACK_COL_MAJOR, NY, 3, M, NY, ipiv, dy, NY);
-    if (info != 0)
+    if (k->bvp.propagate(k, j, j + 1, y, KR_FIELD_DIRS, M) != 0 ||
+        !fields_back(M, dy))
       break;
     fields_normalise(dy);
     field_rotations(k->node_y + (size_t)j * KR_NODE, dy, T);

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/solve_small.h"
 #include "kirchhoff/kirchhoff_solve.h"
 
 enum { KR_TENDON_ITERATIONS = 60, KR_TENDON_BACKTRACKS = 8 };
@@ -91,42 +92,6 @@ static void effective_jacobian(const rod_kirchhoff *k, double *J) {
     for (int b = 0; b < nd; b++)
       J[nd * a + b] =
           k->disp_xi[b] >= 0 ? k->disp_B[nd * a + b] : (a == b ? -1.0 : 0.0);
-}
-
-/* x = J^-1 b in place (n x n, row-major, overwritten), by Gaussian
- * elimination with partial pivoting; false when singular. */
-static bool solve_small(double *J, int n, double *x) {
-  for (int c = 0; c < n; c++) {
-    int piv = c;
-    for (int r = c + 1; r < n; r++)
-      if (fabs(J[n * r + c]) > fabs(J[n * piv + c]))
-        piv = r;
-    if (!(fabs(J[n * piv + c]) > 0))
-      return false;
-    if (piv != c) {
-      for (int q = 0; q < n; q++) {
-        const double s = J[n * c + q];
-        J[n * c + q] = J[n * piv + q];
-        J[n * piv + q] = s;
-      }
-      const double s = x[c];
-      x[c] = x[piv];
-      x[piv] = s;
-    }
-    for (int r = c + 1; r < n; r++) {
-      const double f = J[n * r + c] / J[n * c + c];
-      for (int q = c; q < n; q++)
-        J[n * r + q] -= f * J[n * c + q];
-      x[r] -= f * x[c];
-    }
-  }
-  for (int r = n - 1; r >= 0; r--) {
-    double s = x[r];
-    for (int q = r + 1; q < n; q++)
-      s -= J[n * r + q] * x[q];
-    x[r] = s / J[n * r + r];
-  }
-  return true;
 }
 
 /* Broyden's update of dx/dxi (the shooting's scaled unknowns by the
@@ -241,7 +206,7 @@ int kr_tendon_solve(rod_kirchhoff *k, double t, double *x,
     }
     effective_jacobian(k, J);
     memcpy(step, g, sizeof g);
-    if (!solve_small(J, nd, step)) {
+    if (!rod_solve_small(J, nd, step, 1)) {
       status = ROD_ESING;
       break;
     }
