@@ -2,11 +2,14 @@
  * call checks its handle and arguments (NULL, times that are not finite
  * or need more steps than an int counts, loads beyond ROD_SIM_MAX_INPUT),
  * the static state is solved once before the first step, a step whose
- * state is not finite is a failed step that writes nothing, and a file is
+ * state is not finite is a failed step that writes nothing, a file is
  * marked complete only when its run reached the end or its caller closed
- * it. */
+ * it, and memory that runs out where the time steps' workspaces are
+ * allocated (the first step, a static state by segments) is a failed call
+ * saying so. */
 #include <hdf5.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "h5util.h"
@@ -256,6 +259,102 @@ START_TEST(complete_only_at_the_end) {
 }
 END_TEST
 
+/* ---- out of memory ----------------------------------------------------- */
+
+/* The process's address space (bytes), from /proc/self/statm; 0 when
+ * unknown. */
+static size_t address_space(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (!f)
+    return 0;
+  if (fscanf(f, "%lu", &pages) != 1)
+    pages = 0;
+  fclose(f);
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Runs call(sim) in a child whose address space may grow by 256 kB at
+ * most (RLIMIT_AS) once sim is created from ini and prepared by
+ * prepare (NULL: nothing): the workspaces the call allocates (modified
+ * shooting's, over 500 kB an array on 40 nodes) cannot be. The child
+ * exits with 0 when the call returned ROD_ENOMEM and its error says "out
+ * of memory", and the simulation, its limit lifted, was freed. A static
+ * solve before the limit allocates what the BLAS keeps for its calls
+ * (OpenBLAS's buffers, allocated at its first call with one thread: under
+ * the limit it waits for memory forever). Not under the sanitizers or
+ * valgrind (CK_TIMEOUT_MULTIPLIER), whose allocators reserve their own
+ * address space. */
+static void out_of_memory(const char *ini, int (*prepare)(rod_sim *),
+                          int (*call)(rod_sim *)) {
+  const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+  if (m && atof(m) > 1)
+    return;
+  const pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    rod_sim *sim = NULL;
+    rod_error err;
+    if (rod_sim_create_string("[rod]\nlength = 0.3\n", "warm.ini", &sim,
+                              &err) != ROD_OK ||
+        rod_sim_static(sim) != ROD_OK)
+      _exit(10);
+    rod_sim_free(sim);
+    if (rod_sim_create_string(ini, "memory.ini", &sim, &err) != ROD_OK ||
+        (prepare && prepare(sim) != ROD_OK))
+      _exit(10);
+    struct rlimit lim, tight;
+    const size_t used = address_space();
+    if (used == 0 || getrlimit(RLIMIT_AS, &lim) != 0)
+      _exit(11);
+    tight = lim;
+    tight.rlim_cur = (rlim_t)(used + 256 * 1024);
+    if (setrlimit(RLIMIT_AS, &tight) != 0)
+      _exit(12);
+    const int status = call(sim);
+    const bool said = strstr(rod_sim_error(sim), "out of memory") != NULL;
+    const bool again = call(sim) != ROD_OK; /* a failed simulation stays so */
+    setrlimit(RLIMIT_AS, &lim);
+    if (status != ROD_ENOMEM)
+      _exit(13);
+    if (!said || !again) {
+      fprintf(stderr, "%s\n", rod_sim_error(sim));
+      _exit(14);
+    }
+    rod_sim_free(sim);
+    _exit(0);
+  }
+  int ws = 0;
+  ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+  ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 0,
+                "child: %s %d (10 create, 11-12 limit, 13 status, 14 message)",
+                WIFEXITED(ws) ? "exit" : "signal",
+                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+}
+
+/* A static solve alone never allocates the time steps' workspaces: the
+ * first step does, before its solve; when memory runs out there the step
+ * fails with ROD_ENOMEM and says so (the static state kept). */
+START_TEST(out_of_memory_at_the_first_step) {
+  out_of_memory("[rod]\nlength = 0.3\n[time]\ndt = 2e-3\nduration = 0.01\n"
+                "[space]\nnodes = 40\n",
+                rod_sim_static, rod_sim_step);
+}
+END_TEST
+
+/* A soft rod (w L^3 / EI = 1000, its static solutions growing by exp(21)
+ * along it) solves its static state by segments, whose modified shooting
+ * allocates its workspace then: without the memory, ROD_ENOMEM saying
+ * so. */
+START_TEST(out_of_memory_in_the_static_segments) {
+  out_of_memory("[rod]\nlength = 1\ndiameter = 0.01\n"
+                "youngs_modulus = 2.0372e9\ndensity = 1.2975e6\n"
+                "[base]\ndirection = 1 0 0\n"
+                "[environment]\ngravity = 0 0 -9.81\n[space]\nnodes = 40\n",
+                NULL, rod_sim_static);
+}
+END_TEST
+
 static Suite *misuse_suite(void) {
   Suite *s = suite_create("misuse");
   TCase *tc = tcase_create("api");
@@ -266,6 +365,8 @@ static Suite *misuse_suite(void) {
   tcase_add_test(tc, step_to_a_state_not_finite_fails);
   tcase_add_test(tc, static_after_steps_refused);
   tcase_add_test(tc, complete_only_at_the_end);
+  tcase_add_test(tc, out_of_memory_at_the_first_step);
+  tcase_add_test(tc, out_of_memory_in_the_static_segments);
   suite_add_tcase(s, tc);
   return s;
 }

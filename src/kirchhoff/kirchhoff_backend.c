@@ -53,9 +53,6 @@ static void destroy(void *self) {
   free(k);
 }
 
-/* Most interior shooting nodes modified shooting may place. */
-enum { KR_MAX_NODES = 48 };
-
 /* Units of the states for multiple shooting's unknowns and continuity
  * rows: forces by EI/L^2 and moments by EI/L as the tip residual,
  * velocities by L/T and angular velocities by 1/T with the beam's time
@@ -149,21 +146,18 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   kr_bvp_init(k);
   k->shoot = rod_shooting_alloc(&k->bvp);
   set_state_scale(k);
-  k->mshoot = rod_mshoot_alloc(&k->bvp, k->state_scale, KR_MAX_NODES);
+  /* modified shooting's and the predictors' workspaces (2.4 MB on 100
+   * nodes) wait for the first time step or a static solve by segments
+   * (kr_mshoot_ready, kr_predictors_ready): one static solve never needs
+   * them */
   k->mshoot_c0 = -1.0;
-  k->lp = kr_alloc_predictor(k);
   k->lp_z = calloc(N * ROD_NY, sizeof(double));
-  k->yref = calloc(N * ROD_NY, sizeof(double));
-  bool past_ok = true;
-  for (int i = 0; i < KR_PAST - 1; i++)
-    past_ok = (k->sol_prev[i] = calloc(N * KR_NODE, sizeof(double))) && past_ok;
-  if (kr_dirk_alloc(k) != ROD_OK || !k->lp || !k->lp_z || !k->mshoot ||
-      !k->yref || !past_ok || !k->hp || !k->H_ends || !k->Hs_ends ||
-      !k->H_mid || !k->ybuf || !k->node_y || !k->sol_y || !k->rec_val ||
-      !k->rec_der || !k->out_pos || !k->out_quat || !k->out_vel || !k->out_n ||
-      !k->out_m || !k->hist || !k->stage_hist || !k->stage_val ||
-      !k->stage_ps || !k->shoot || !k->pt || kr_regrid_alloc(k) != ROD_OK ||
-      kr_tendon_alloc(k) != ROD_OK) {
+  if (kr_dirk_alloc(k) != ROD_OK || !k->lp_z || !k->hp || !k->H_ends ||
+      !k->Hs_ends || !k->H_mid || !k->ybuf || !k->node_y || !k->sol_y ||
+      !k->rec_val || !k->rec_der || !k->out_pos || !k->out_quat ||
+      !k->out_vel || !k->out_n || !k->out_m || !k->hist || !k->stage_hist ||
+      !k->stage_val || !k->stage_ps || !k->shoot || !k->pt ||
+      kr_regrid_alloc(k) != ROD_OK || kr_tendon_alloc(k) != ROD_OK) {
     destroy(k);
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   }
@@ -199,10 +193,17 @@ static void static_report(void *self, rod_static_report *rep) {
 }
 
 /* A time step to t: the Runge-Kutta scheme's (time.scheme) or BDF-alpha's
- * (Till & Rucker 2017). */
+ * (Till & Rucker 2017). The first allocates the time steps' workspaces
+ * before its solve, the run's set-up (ROD_ENOMEM when it cannot); later
+ * steps allocate nothing. */
 static int step(void *self, double t, rod_step_stats *st) {
   rod_kirchhoff *k = self;
   memset(st, 0, sizeof *st);
+  int s = kr_mshoot_ready(k);
+  if (s == ROD_OK)
+    s = kr_predictors_ready(k);
+  if (s != ROD_OK)
+    return s;
   return k->scheme ? kr_dirk_step(k, t, st) : kr_bdf_step(k, t, st);
 }
 

@@ -22,7 +22,7 @@ enum { KR_LP_FIT_NODES = 4 };
 
 /* The predictor fits the states of every few nodes in the units of
  * multiple shooting, always including the clamp (the unknowns). */
-rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k) {
+static rod_linpred *alloc_predictor(const rod_kirchhoff *k) {
   const int n = k->nodes * ROD_NY;
   double *w = malloc((size_t)n * sizeof *w);
   if (!w)
@@ -36,6 +36,21 @@ rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k) {
   rod_linpred *lp = rod_linpred_alloc(n, KR_LP_ORDER, KR_LP_WINDOW, w);
   free(w);
   return lp;
+}
+
+int kr_predictors_ready(rod_kirchhoff *k) {
+  const size_t N = (size_t)k->nodes;
+  if (!k->lp)
+    k->lp = alloc_predictor(k); /* as reset (kr_reset_prediction) */
+  if (!k->yref)
+    k->yref = calloc(N * ROD_NY, sizeof(double));
+  bool ok = k->lp && k->yref;
+  for (int i = 0; i < KR_PAST - 1; i++) {
+    if (!k->sol_prev[i])
+      k->sol_prev[i] = calloc(N * KR_NODE, sizeof(double));
+    ok = ok && k->sol_prev[i];
+  }
+  return ok ? ROD_OK : ROD_ENOMEM;
 }
 
 void kr_accept(rod_kirchhoff *k, const double *x) {
@@ -192,7 +207,8 @@ void kr_predict_states(rod_kirchhoff *k, int stride) {
 static const int kr_lp_refit = 8;
 
 void kr_reset_prediction(rod_kirchhoff *k) {
-  rod_linpred_reset(k->lp);
+  if (k->lp) /* else allocated empty at the first step */
+    rod_linpred_reset(k->lp);
   k->lp_fitted = k->have_linear = k->use_linear = false;
   k->err_poly = k->err_linear = -1.0; /* not known yet */
 }

@@ -8,7 +8,11 @@
 
 #include "kirchhoff/kirchhoff_state.h"
 
-rod_linpred *kr_alloc_predictor(const rod_kirchhoff *k);
+/* The workspaces of the time steps' predictions (the linear predictor,
+ * modified shooting's reference yref, the past solutions sol_prev),
+ * allocated at the first call: a time step's set-up. ROD_ENOMEM when they
+ * cannot be (the next call tries again). */
+int kr_predictors_ready(rod_kirchhoff *k);
 void kr_reset_prediction(rod_kirchhoff *k);
 void kr_prepare_prediction(rod_kirchhoff *k); /* before a step */
 void kr_predict(const rod_kirchhoff *k, double *x);

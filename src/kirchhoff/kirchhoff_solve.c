@@ -23,20 +23,47 @@ void kr_rigid_guess(const rod_kirchhoff *k, double *x) {
   }
 }
 
+/* in-plane directions: n_x, n_z, m_y of the unknowns; h0, h2, n_x, n_z,
+ * m_y, q_x, q_z, w_y of the states (every even index) */
+static const int in_x[] = {0, 2, 4};
+static const int in_y[] = {0, 2, 4, 6, 8, 10, 12, 14};
+
+static void mshoot_set_planar(rod_kirchhoff *k) {
+  const bool p = k->planar;
+  rod_mshoot_set_active(k->mshoot, p ? in_x : NULL, p ? 3 : 0, p ? in_y : NULL,
+                        p ? 8 : 0);
+}
+
 /* The planar right-hand side and in-plane tangents when the step allows
  * them (kr_planar_symmetric; solver.planar = auto). Bit for bit the same
  * results as the 3D path, at about half the cost. */
 void kr_set_planar(rod_kirchhoff *k) {
-  /* in-plane directions: n_x, n_z, m_y of the unknowns; h0, h2, n_x, n_z,
-   * m_y, q_x, q_z, w_y of the states (every even index) */
-  static const int in_x[] = {0, 2, 4};
-  static const int in_y[] = {0, 2, 4, 6, 8, 10, 12, 14};
   const bool p =
       k->sc.solver.planar == ROD_PLANAR_AUTO && kr_planar_symmetric(k);
   k->planar = p;
   rod_shooting_set_active(k->shoot, p ? in_x : NULL, p ? 3 : 0);
-  rod_mshoot_set_active(k->mshoot, p ? in_x : NULL, p ? 3 : 0, p ? in_y : NULL,
-                        p ? 8 : 0);
+  if (k->mshoot)
+    mshoot_set_planar(k);
+}
+
+/* Most interior shooting nodes modified shooting may place. */
+enum { KR_MAX_NODES = 48 };
+
+int kr_mshoot_max_nodes(const rod_kirchhoff *k) {
+  const int most = k->nodes - 2; /* as rod_mshoot_alloc limits it */
+  return KR_MAX_NODES < most ? KR_MAX_NODES : (most > 0 ? most : 0);
+}
+
+int kr_mshoot_ready(rod_kirchhoff *k) {
+  if (k->mshoot)
+    return ROD_OK;
+  k->mshoot = rod_mshoot_alloc(&k->bvp, k->state_scale, KR_MAX_NODES);
+  if (!k->mshoot)
+    return ROD_ENOMEM;
+  /* the settings the solve posed so far */
+  rod_mshoot_set_along(k->mshoot, k->tangent_stride > 0);
+  mshoot_set_planar(k);
+  return ROD_OK;
 }
 
 rod_lm_options kr_shooting_options(const rod_kirchhoff *k) {
@@ -283,7 +310,8 @@ static int solve_chain(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
 
 void kr_update_strategy(rod_kirchhoff *k, bool modified,
                         const rod_step_stats *st) {
-  k->modified_on = modified && rod_mshoot_node_count(k->mshoot) > 0;
+  k->modified_on =
+      modified && k->mshoot && rod_mshoot_node_count(k->mshoot) > 0;
   if (k->sc.solver.strategy == ROD_STRATEGY_AUTO) {
     k->modified_on = false; /* auto keeps modified shooting by cost */
     if (k->auto_modified > 0)

@@ -15,6 +15,14 @@
 void kr_rigid_guess(const rod_kirchhoff *k, double *x);
 /* The planar fast path when the step allows it (solver.planar = auto). */
 void kr_set_planar(rod_kirchhoff *k);
+/* Modified shooting's workspace (k->mshoot, 1.8 MB on 100 nodes),
+ * allocated when a solve first needs it: at the first time step, or a
+ * static state by segments. ROD_ENOMEM when it cannot be (the next call
+ * tries again). */
+int kr_mshoot_ready(rod_kirchhoff *k);
+/* The most interior nodes it may place (rod_mshoot_max_nodes), known
+ * before it is allocated. */
+int kr_mshoot_max_nodes(const rod_kirchhoff *k);
 /* The shooting's options of solver.tolerance and solver.max_iterations. */
 rod_lm_options kr_shooting_options(const rod_kirchhoff *k);
 /* A solve's iterations and integrations added to st, its residual. */

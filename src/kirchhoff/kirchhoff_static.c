@@ -429,7 +429,7 @@ static int static_spacing(const rod_kirchhoff *k) {
   int n = (int)(len / (L / k->intervals));
   /* no more segments than modified shooting holds: longer ones, each
    * growing errors by more (w L^3 / EI = 50000, exp(4.6) each) */
-  const int most = rod_mshoot_max_nodes(k->mshoot) + 1;
+  const int most = kr_mshoot_max_nodes(k) + 1;
   n = n * most < k->intervals ? (k->intervals + most - 1) / most : n;
   return n < 1 ? 1 : n;
 }
@@ -455,6 +455,8 @@ static int segments_path(kr_path_loads *pl, double *x, rod_step_stats *st,
                          int *steps) {
   rod_kirchhoff *k = pl->k;
   const size_t N = (size_t)k->nodes * ROD_NY;
+  if (kr_mshoot_ready(k) != ROD_OK)
+    return ROD_ENOMEM;
   double *z = malloc(3 * N * sizeof(double));
   if (!z)
     return ROD_ENOMEM;

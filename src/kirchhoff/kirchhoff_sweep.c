@@ -304,7 +304,8 @@ void kr_set_tangent_stride(rod_kirchhoff *k) {
   const bool friction = k->slide_l && k->rc.c0 > 0;
   k->tangent_stride = k->stages == 4 && s >= 2 && !friction ? s : 0;
   rod_shooting_set_along(k->shoot, k->tangent_stride > 0);
-  rod_mshoot_set_along(k->mshoot, k->tangent_stride > 0);
+  if (k->mshoot) /* else set when it is allocated (kr_mshoot_ready) */
+    rod_mshoot_set_along(k->mshoot, k->tangent_stride > 0);
 }
 
 /* The evaluation point of grid node g (the first stage of interval g, the

@@ -433,7 +433,9 @@ int rod_sim_static(rod_sim *sim) {
     sim->failed = true;
     sim->res.status = status;
     snprintf(sim->res.message, sizeof sim->res.message,
-             "static equilibrium did not converge (%s)", rod_strerror(status));
+             status == ROD_ENOMEM ? "static equilibrium: %s"
+                                  : "static equilibrium did not converge (%s)",
+             rod_strerror(status));
     static_reach(sim);
     rod_sim_fail(sim, status, "", "%s", sim->res.message);
     sim->res.wall_time = now() - sim->t_created;
@@ -560,6 +562,8 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
     accumulate(total, &st);
     total->error = st.error;
     *t = t1;
+    if (status == ROD_ENOMEM) /* no smaller step helps */
+      return status;
     if (status != ROD_OK) {
       if (h_solved > 0) {
         sim->res.rejected++;
@@ -666,7 +670,10 @@ int rod_sim_step(rod_sim *sim) {
     res->status = status;
     const char *why = sim->ops->refusal ? sim->ops->refusal(sim->self) : "";
     if (why_not[0])
-      ; /* not_finite said it */
+      ;                            /* not_finite said it */
+    else if (status == ROD_ENOMEM) /* the first step's workspaces */
+      snprintf(res->message, sizeof res->message, "step %d (t = %.6g s): %s", i,
+               t, rod_strerror(status));
     else if (why[0])
       snprintf(res->message, sizeof res->message, "step %d (t = %.6g s): %s", i,
                t, why);
