@@ -245,20 +245,22 @@ static void fields_normalise(double *dy) {
 }
 
 /* The conjugate points of the state at the unknowns x (statics, loads
- * set); the last sweep is left at x. A state solved by segments (x NULL)
- * is read from the last sweep's nodes as they are, and they are kept: a
+ * set); the last sweep is left at x. With swept, the last sweep is at x
+ * already (a shooting solve that just ended there) and is read as it is;
+ * else a sweep at x comes first. A state solved by segments (x NULL) is
+ * read from the last sweep's nodes as they are, and they are kept: a
  * sweep from the clamp would grow its rounding by the whole rod's
  * exp(G). */
-static kr_stability stability(rod_kirchhoff *k, const double *x) {
+static kr_stability stability(rod_kirchhoff *k, const double *x, bool swept) {
   enum { NY = ROD_NY };
   kr_stability r = {.planar = kr_planar_symmetric(k)};
   const int last = k->nodes - 1;
   const bool planar = k->planar;
   k->planar = false; /* out-of-plane directions too */
   double r6[6];
-  if (x)
+  if (x && !swept)
     rod_shooting_residual(k->shoot, x, r6);
-  else /* the segments' states, which each interval's tangent sweep
+  else if (!x) /* the segments' states, which each interval's tangent sweep
           below rewrites at its end node */
     memcpy(k->sol_y, k->node_y, (size_t)k->nodes * KR_NODE * sizeof(double));
   double y[NY], M[NY * KR_FIELD_DIRS], dy[3 * NY] = {0}, T[9];
@@ -345,7 +347,7 @@ static int path_stability(void *user, const double *x, double lambda) {
   if (!pl->k->planar)
     return -1;
   apply_loads(pl, lambda);
-  return stability(pl->k, x).in;
+  return stability(pl->k, x, false).in;
 }
 
 /* ---- the solve ------------------------------------------------------- */
@@ -710,7 +712,7 @@ static int soft_path(kr_path_loads *pl, double *x, rod_step_stats *st) {
   rep->path_steps += steps;
   if (status != ROD_OK)
     return status;
-  const kr_stability sb = stability(k, NULL);
+  const kr_stability sb = stability(k, NULL, false);
   rod_static_note_end(rep, sb.index, "conjugate-point test", 0, 0.0);
   return finish(k, x, st);
 }
@@ -740,8 +742,8 @@ static int solve_static(rod_kirchhoff *k, rod_step_stats *st) {
   kr_stability sb = {0};
   kr_path_loads pl;
   save_loads(&pl, k);
-  if (status == ROD_OK) {
-    sb = stability(k, x);
+  if (status == ROD_OK) { /* the solve's last sweep is at x */
+    sb = stability(k, x, true);
     if (sb.index == 0 && !passes_through(&pl, x)) {
       rep->stable = 1;
       return finish(k, x, st);
@@ -764,7 +766,7 @@ static int solve_static(rod_kirchhoff *k, rod_step_stats *st) {
     return soft_path(&pl, x, st);
   if (status != ROD_OK)
     return status;
-  sb = stability(k, x);
+  sb = stability(k, x, false);
   if (sb.index > 0) {
     /* a bifurcation the loads do not decide: load again with a small tip
      * force across the tip, then take it away */
@@ -781,7 +783,7 @@ static int solve_static(rod_kirchhoff *k, rod_step_stats *st) {
     }
     kr_stability si = {.index = index};
     if (status == ROD_OK)
-      si = stability(k, xi);
+      si = stability(k, xi, false);
     double r[6];
     if (si.index == 0) {
       double tip0[3], tip[3], zero[6] = {0};
