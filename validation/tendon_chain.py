@@ -16,9 +16,12 @@ Cases, each the Kirchhoff rod (the chain neither stretches nor shears):
 The statics' reference is the Kirchhoff rod on 400 points (RK4), within
 1e-10 m of its converged tip.
 
-usage: tendon_chain.py [--rodsim build/rodsim] [--plot FILE] [--quick]
-The validation report calls study(rodsim) for the rows, table(rows) for
-its text and plot(rows, path) for the figure.
+usage: tendon_chain.py [--build build] [--rodsim BUILD/rodsim]
+                       [--out DIR] [--plot FILE] [--quick]
+The validation report's tendon section (validation/tendons.py) runs it
+as `tendon_chain.py --build B --out OUT [--quick]`, which writes
+OUT/tendon_chain.md (the table) and OUT/tendon_chain.png; study(rodsim)
+gives the rows, table(rows) their text and plot(rows, path) the figure.
 """
 import argparse
 import math
@@ -146,18 +149,33 @@ def plot(rows, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rodsim", default="build/rodsim")
+    ap.add_argument("--build", default="build",
+                    help="the build directory (its rodsim)")
+    ap.add_argument("--rodsim", default=None,
+                    help="the rodsim program (default: BUILD/rodsim)")
+    ap.add_argument("--out", default=None,
+                    help="write OUT/tendon_chain.md and OUT/tendon_chain.png")
     ap.add_argument("--plot", default=None)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
-    rows = study(a.rodsim, a.quick)
-    print("\n".join(table(rows)))
+    rows = study(a.rodsim or os.path.join(a.build, "rodsim"), a.quick)
+    lines = table(rows)
     r = rows["run"]
-    print("run: mean Newton iterations per step "
-          + ", ".join(f"{n}: {i:.2f}" for n, i in
-                      zip(r["elements"], r["iterations"])))
+    lines += ["", "run: mean Newton iterations per step "
+              + ", ".join(f"{n}: {i:.2f}" for n, i in
+                          zip(r["elements"], r["iterations"]))]
+    print("\n".join(lines))
     if a.plot:
         plot(rows, a.plot)
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        plot(rows, os.path.join(a.out, "tendon_chain.png"))
+        with open(os.path.join(a.out, "tendon_chain.md"), "w") as f:
+            f.write("# The RFEM chain against the rod\n\n"
+                    "The chain's tip against the Kirchhoff rod's "
+                    "(docs/tendons.md, The RFEM chain):\n\n"
+                    + "\n".join(lines) + "\n\n"
+                    "![tendon_chain.png](tendon_chain.png)\n")
 
 
 if __name__ == "__main__":

@@ -27,9 +27,15 @@ rodsim's speed ratio against each --ref-bin: e.g. the program's own
 draws validation/out/tendon_dynamics.png.
 
 usage: tendon_dynamics.py --ref-out DIR [--ref-bin [LABEL=]BIN ...]
-                          [--ref-grid N=DIR]
-                          [--rodsim build/rodsim] [--out validation/out]
-                          [--repeat 3]
+                          [--ref-grid N=DIR] [--build build]
+                          [--rodsim BUILD/rodsim] [--out validation/out]
+                          [--repeat 3] [--quick]
+
+As a study of the validation report's tendon section (validation/
+tendons.py runs `tendon_dynamics.py --build B --out OUT [--quick]`) it
+writes OUT/tendon_dynamics.md with what it printed; without --ref-out
+(or RODSIM_TENDON_DYNAMICS_OUT naming the outputs) that file says what
+the comparison needs.
 """
 import argparse
 import os
@@ -186,22 +192,74 @@ def plot_tip(ax_tip, ax_diff, t, e200, rk4, ref, ref_rich, title, best):
         x.grid(alpha=0.3)
 
 
-def arguments(doc):
-    """The options of a comparison with a published program."""
+class BuildDir(argparse.Action):
+    """--build DIR: the build directory, whose rodsim runs (--rodsim, given
+    after it, names another)."""
+
+    def __call__(self, parser, ns, value, option=None):
+        ns.build = value
+        ns.rodsim = os.path.join(value, "rodsim")
+
+
+def arguments(doc, ref_required=True):
+    """The options of a comparison with a published program: those of the
+    validation report's studies (--build, --out, --quick) and the
+    program's outputs and builds."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--ref-out", required=True)
+    ap.add_argument("--ref-out", required=ref_required,
+                    default=os.environ.get("RODSIM_TENDON_DYNAMICS_OUT"),
+                    help="the published program's outputs (centerline.dat "
+                    "or tip.csv)")
     ap.add_argument("--ref-bin", action="append", default=[],
                     help="[LABEL=]BIN, repeatable: the program's builds")
     ap.add_argument("--ref-grid", action="append", default=[])
+    ap.add_argument("--build", default="build", action=BuildDir,
+                    help="the build directory (its rodsim)")
     ap.add_argument("--rodsim", default="build/rodsim")
     ap.add_argument("--out", default="validation/out")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true",
+                    help="one timing run of each program")
     return ap
 
 
+class Tee:
+    """stdout, also kept (the study's text for OUT/NAME.md)."""
+
+    def __init__(self, out):
+        self.out, self.kept = out, []
+
+    def write(self, s):
+        self.kept.append(s)
+        return self.out.write(s)
+
+    def flush(self):
+        self.out.flush()
+
+    def text(self):
+        return "".join(self.kept)
+
+
+def write_md(out, text):
+    with open(os.path.join(out, "tendon_dynamics.md"), "w") as f:
+        f.write("# The motor-driven robot against the published program\n\n"
+                + text + "\n")
+
+
 def main():
-    a = arguments(__doc__).parse_args()
+    a = arguments(__doc__, ref_required=False).parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if not a.ref_out:
+        write_md(a.out, "Not compared: `validation/tendon_dynamics.py` "
+                 "needs the published dynamics program's outputs (`--ref-out "
+                 "DIR`, or `RODSIM_TENDON_DYNAMICS_OUT`) and, for the timing, "
+                 "the program (`--ref-bin BIN`).")
+        print("tendon_dynamics: no --ref-out: not compared")
+        return
+    if a.quick:
+        a.repeat = 1
+    tee = Tee(sys.stdout)
+    sys.stdout = tee
     rs = rodlib.Rodsim(a.rodsim)
     ref = ref_tip(a.ref_out)
     t, e200, rk4, ref_rich = compare(rs, SCENARIO, ref, a.ref_grid)
@@ -225,6 +283,9 @@ def main():
     fig.tight_layout()
     png = os.path.join(a.out, "tendon_dynamics.png")
     fig.savefig(png, dpi=110)
+    sys.stdout = tee.out
+    write_md(a.out, "```text\n" + tee.text() + "```\n\n"
+             "![tendon_dynamics.png](tendon_dynamics.png)")
     print("tendon_dynamics:", png)
 
 

@@ -11,7 +11,10 @@ docs/validation.md): each check of the tendons with its measured figure.
   (data/tendon_statics_centerline.csv), and rodsim's speed against that
   program's, built here from its source (--published DIR, a checkout of
   Till, Aloi & Rucker's ContinuumRobotExamples) with its own flags and with
-  rodsim's, timed in one run, interleaved, best of several;
+  rodsim's, timed in one run, interleaved, best of several: rodsim's whole
+  computation (the simulation created, solved, read and freed) from C (a
+  driver built against the build's librod with cc) and from Python, and
+  its static solve alone, each ratio printed;
 - the closed loop of examples/tendon_circle.c and .py: the tip on a circle,
   its error against the bound of the loop, the real-time ratio;
 - the studies of their own, each a script of validation/ run when it
@@ -24,7 +27,7 @@ usage: tendons.py [--build build] [--out validation/out] [--quick]
 
 Writes OUT/tendons.md and OUT/tendons_*.png; validation/report.py's
 `tendons` section is this. Needs python3-numpy, -scipy, -matplotlib,
--h5py (Debian) and, for the speed, g++.
+-h5py (Debian) and, for the speed, g++ and cc.
 """
 import argparse
 import math
@@ -292,6 +295,81 @@ def build_published(src, tmp, flags):
     return exe
 
 
+# rodsim's whole computation from C, as the published program's main()
+# makes its answer from its parameters: the simulation created from the
+# scenario (loaded before, as the program's parameters are compiled in),
+# its static state solved, the backbone read and the simulation freed;
+# CPU time, best of n; and the same from the scenario file's text
+# (rod_sim_create_file parses it each time), and the static solve alone.
+RODSIM_DRIVER = r"""
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "rod/scenario.h"
+#include "rod/sim.h"
+static double cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+static double *backbone(rod_sim *sim) {
+  static double pos[3 * 100000];
+  if (rod_sim_points(sim) > 100000 || rod_sim_get_positions(sim, pos))
+    exit(1);
+  return pos;
+}
+int main(int argc, char **argv) {
+  const int n = argc > 2 ? atoi(argv[2]) : 10;
+  rod_scenario *sc = rod_scenario_new();
+  rod_error err;
+  if (!sc || rod_scenario_load(sc, argv[1], &err) != ROD_OK)
+    return 2;
+  double whole = 1e9, solve = 1e9, file = 1e9;
+  for (int i = 0; i < n; i++) {
+    rod_sim *sim;
+    const double t0 = cpu();
+    if (rod_sim_create(sc, &sim, &err) != ROD_OK)
+      return 1;
+    const double t1 = cpu();
+    if (rod_sim_static(sim) != ROD_OK)
+      return 1;
+    const double t2 = cpu();
+    backbone(sim);
+    rod_sim_free(sim);
+    const double t3 = cpu();
+    if (rod_sim_create_file(argv[1], &sim, &err) != ROD_OK ||
+        rod_sim_static(sim) != ROD_OK)
+      return 1;
+    backbone(sim);
+    rod_sim_free(sim);
+    const double t4 = cpu();
+    whole = t3 - t0 < whole ? t3 - t0 : whole;
+    solve = t2 - t1 < solve ? t2 - t1 : solve;
+    file = t4 - t3 < file ? t4 - t3 : file;
+  }
+  printf("%.9f %.9f %.9f\n", whole, solve, file);
+  rod_scenario_free(sc);
+  return 0;
+}
+"""
+
+
+def build_rodsim_driver(build, tmp):
+    """The C driver above, built with cc against the build's librod."""
+    build = os.path.abspath(build)
+    src = os.path.join(tmp, "rodsim_driver.c")
+    exe = os.path.join(tmp, "rodsim_driver")
+    with open(src, "w") as f:
+        f.write(RODSIM_DRIVER)
+    subprocess.run(["cc", "-O2", "-std=c11", src, "-I",
+                    os.path.join(ROOT, "include"), "-I",
+                    os.path.join(build, "include"), "-L", build, "-lrod",
+                    "-Wl,-rpath," + build, "-o", exe], check=True)
+    return exe
+
+
 def rodsim_flags(build):
     try:
         info = subprocess.run(["meson", "introspect", "--buildoptions",
@@ -314,8 +392,9 @@ def compiler(name):
 
 
 def time_rodsim(n):
-    """CPU times (s) of a new simulation of the scenario and its static
-    solve, and of the solve alone, best of n each."""
+    """CPU times (s) of the whole computation in Python (a new simulation
+    of the scenario, its static solve, its state read (sim.state()), the
+    simulation closed), and of the solve alone, best of n each."""
     sc = rodsim.Scenario(SCENARIO)
     best, solve = math.inf, math.inf
     for _ in range(n):
@@ -324,9 +403,11 @@ def time_rodsim(n):
         t1 = time.process_time()
         sim.static()
         t2 = time.process_time()
-        best = min(best, t2 - t0)
-        solve = min(solve, t2 - t1)
+        sim.state()
         sim.close()
+        t3 = time.process_time()
+        best = min(best, t3 - t0)
+        solve = min(solve, t2 - t1)
     return best, solve
 
 
@@ -341,47 +422,61 @@ def part_speed(out, quick, build, published):
                   "`Library` and `01_Statics`), and g++ builds it.\n")
         return "\n".join(md)
     rounds, n = (2, 5) if quick else (5, 20)
+    keys = list(FLAGS) + ["c", "c_solve", "c_file", "py", "py_solve"]
     with tempfile.TemporaryDirectory() as tmp:
         exes = {f: build_published(published, tmp, f) for f in FLAGS}
-        best = {k: math.inf for k in list(FLAGS) + ["rodsim", "solve"]}
+        driver = build_rodsim_driver(build, tmp)
+        best = {k: math.inf for k in keys}
         load0 = os.getloadavg()[0]
         for _ in range(rounds):  # interleaved: the load affects all alike
             for f, exe in exes.items():
                 r = subprocess.run([exe, str(n)], cwd=tmp, check=True,
                                    capture_output=True, text=True)
                 best[f] = min(best[f], float(r.stdout))
-            both, solve = time_rodsim(n)
-            best["rodsim"] = min(best["rodsim"], both)
-            best["solve"] = min(best["solve"], solve)
+            r = subprocess.run([driver, SCENARIO, str(n)], cwd=tmp,
+                               check=True, capture_output=True, text=True)
+            for k, v in zip(("c", "c_solve", "c_file"), r.stdout.split()):
+                best[k] = min(best[k], float(v))
+            whole, solve = time_rodsim(n)
+            best["py"] = min(best["py"], whole)
+            best["py_solve"] = min(best["py_solve"], solve)
         load1 = os.getloadavg()[0]
+    ms = {k: 1e3 * v for k, v in best.items()}
     md += [f"The same settings (Cosserat rod, RK4 on 100 points, the same "
-           "loads); CPU time of one static solve, best of "
+           "loads); CPU time of one whole computation, best of "
            f"{rounds} x {n}, the programs interleaved; load average "
            f"{load0:.1f} to {load1:.1f} on {os.cpu_count()} cores. The "
            "published program is built from its source as its own build "
            "does (g++ -O2 -DNDEBUG -std=c++14, Eigen), with rodsim's "
-           "optimisation level and for this CPU; its time includes writing "
-           "its three small text files, rodsim's the creation of its "
-           "simulation (and the solve alone, the simulation made "
-           "before).\n",
-           "| program | compiler and flags | CPU time | rodsim faster by "
-           "(with creation; solve alone) |",
+           "optimisation level and for this CPU, its `main` called by a "
+           "timing driver: its parameters, solve and three small text "
+           "files. rodsim's whole computation: the simulation created "
+           "from the scenario (loaded before), its static state solved, "
+           "the backbone read and the simulation freed, from C (a driver "
+           "on the public API) and from Python (`Sim`, `static`, `state`, "
+           "`close`); beside it the static solve alone.\n",
+           "| program | compiler and flags | CPU time | rodsim faster by: "
+           "whole from C; from Python; solve alone |",
            "|---|---|---|---|"]
     for f in FLAGS:
         md.append(f"| published statics | {compiler('g++')}, {f} -DNDEBUG | "
-                  f"{1e3 * best[f]:.2f} ms | {best[f] / best['rodsim']:.1f}; "
-                  f"{best[f] / best['solve']:.1f} |")
-        print(f"tendons: speed: the published statics ({f}) "
-              f"{1e3 * best[f]:.2f} ms, rodsim {1e3 * best['rodsim']:.2f} ms "
-              f"with its creation ({best[f] / best['rodsim']:.1f}x faster), "
-              f"{1e3 * best['solve']:.2f} ms the solve alone "
-              f"({best[f] / best['solve']:.1f}x); load {load0:.1f} to "
-              f"{load1:.1f}", flush=True)
-    md.append(f"| rodsim (Python module: Sim + static) | {compiler('cc')}, "
-              f"{rodsim_flags(build)} | {1e3 * best['rodsim']:.2f} ms | |")
-    md.append(f"| rodsim, the static solve alone | | "
-              f"{1e3 * best['solve']:.2f} ms | |")
-    md.append("")
+                  f"{ms[f]:.2f} ms | {best[f] / best['c']:.1f}; "
+                  f"{best[f] / best['py']:.1f}; "
+                  f"{best[f] / best['c_solve']:.1f} |")
+        print(f"tendons: speed: the published statics ({f}) {ms[f]:.2f} ms; "
+              f"rodsim's whole computation {ms['c']:.3f} ms from C "
+              f"({best[f] / best['c']:.1f}x faster), {ms['py']:.3f} ms from "
+              f"Python ({best[f] / best['py']:.1f}x), the solve alone "
+              f"{ms['c_solve']:.3f} ms ({best[f] / best['c_solve']:.1f}x); "
+              f"load {load0:.1f} to {load1:.1f}", flush=True)
+    flags = rodsim_flags(build)
+    md += [f"| rodsim, the whole computation from C | {compiler('cc')}, "
+           f"{flags} | {ms['c']:.3f} ms | |",
+           f"| the same, the scenario parsed from its file each time "
+           f"(`rod_sim_create_file`) | | {ms['c_file']:.3f} ms | |",
+           f"| the same from Python | | {ms['py']:.3f} ms | |",
+           f"| the static solve alone (C; Python) | | {ms['c_solve']:.3f}; "
+           f"{ms['py_solve']:.3f} ms | |", ""]
     return "\n".join(md)
 
 
