@@ -11,22 +11,7 @@
 #include "kirchhoff/kirchhoff_rod.h"
 #include "rod/sim.h"
 #include "scenarioutil.h"
-
-/* The friction example's robot (data/scenarios/tendon_friction.ini) on a
- * coarse grid with the motor's table csv (written into dir). */
-static void friction_rod(rod_scenario *sc, const char *dir, const char *csv,
-                         double beta, int nodes, rod_space_kind integ) {
-  rod_test_load(sc, "tendon_friction.ini");
-  rod_tendon_def *t = &sc->tendons.item[0];
-  t->friction = beta;
-  sc->space.nodes = nodes;
-  sc->space.integrator = integ;
-  if (csv) {
-    rod_test_write(dir, "dl.csv", csv);
-    snprintf(t->displacement_file, sizeof t->displacement_file, "%s/dl.csv",
-             dir);
-  }
-}
+#include "tendonfriction.h"
 
 /* The sweep's tangents (the shooting's Jacobian: the states at the tip by
  * the 6 unknowns n(0), m(0)) against central differences of the residual
@@ -42,7 +27,7 @@ static void friction_rod(rod_scenario *sc, const char *dir, const char *csv,
  * and RK4's sweeps. */
 static void check_sweep_tangent(rod_space_kind integ) {
   rod_scenario sc;
-  friction_rod(&sc, NULL, NULL, 4.0, 40, integ);
+  rod_test_friction_rod(&sc, NULL, NULL, 4.0, 40, integ);
   void *self = rod_test_backend(&sc, 76); /* t = 3.8 s */
   rod_kirchhoff *k = self;
   ck_assert(k->rc.friction && k->slide_l);
@@ -122,57 +107,6 @@ START_TEST(friction_example_matches_published_program) {
 }
 END_TEST
 
-/* The loop of the tip's x against the length pulled in: the motor pulls
- * in 16.19 mm over T seconds after 2 s at rest, holds 2 s and lets it out
- * over T; its width is the largest distance of the two branches at the
- * same length (between 10 % and 90 % of the ramp, the branches sampled at
- * the steps and interpolated linearly). On 40 Euler points at 50 ms. */
-static double loop_width(const char *dir, double beta, double T) {
-  char csv[256];
-  const double D = 0.01619;
-  snprintf(csv, sizeof csv,
-           "t,dl\n0,0\n2,0\n%.17g,%.17g\n%.17g,%.17g\n%.17g,0\n", 2 + T, D,
-           4 + T, D, 4 + 2 * T);
-  rod_scenario sc;
-  friction_rod(&sc, dir, csv, beta, 40, ROD_SPACE_EULER);
-  void *self = rod_test_backend(&sc, 0);
-  rod_kirchhoff *k = self;
-  enum { MAX = 1024 };
-  static double xu[MAX], lu[MAX], xd[MAX], ld[MAX];
-  int nu = 0, nd = 0;
-  const int steps = (int)((4 + 2 * T) / sc.time.dt + 0.5);
-  ck_assert(steps < MAX);
-  for (int i = 1; i <= steps; i++) {
-    const double t = i * sc.time.dt;
-    rod_test_step(self, t);
-    rod_sample s;
-    rod_backend_kirchhoff.sample(self, &s);
-    const double dl = rod_tendon_displacement(k->inputs, 0, t);
-    const double x = s.position[3 * (s.points - 1)];
-    if (t > 2 && t < 2 + T) {
-      lu[nu] = dl;
-      xu[nu++] = x;
-    } else if (t > 4 + T && t < 4 + 2 * T) {
-      ld[nd] = dl;
-      xd[nd++] = x;
-    }
-  }
-  rod_backend_kirchhoff.destroy(self);
-  double width = 0;
-  for (int g = 0; g <= 40; g++) {
-    const double l = D * (0.1 + 0.8 * g / 40.0);
-    double a = 0, b = 0;
-    for (int i = 0; i + 1 < nu; i++) /* dl rises */
-      if (lu[i] <= l && l <= lu[i + 1])
-        a = xu[i] + (xu[i + 1] - xu[i]) * (l - lu[i]) / (lu[i + 1] - lu[i]);
-    for (int i = 0; i + 1 < nd; i++) /* dl falls */
-      if (ld[i + 1] <= l && l <= ld[i])
-        b = xd[i] + (xd[i + 1] - xd[i]) * (l - ld[i]) / (ld[i + 1] - ld[i]);
-    width = fmax(width, fabs(a - b));
-  }
-  return width;
-}
-
 /* The friction opposes the tendon's sliding, so the tip lags the motor's
  * ramp up and down and the loop opens, and wider the larger beta: on a 4 s
  * ramp the loop is 3.2 mm wide without friction (the rod's own lag:
@@ -186,9 +120,11 @@ static double loop_width(const char *dir, double beta, double T) {
 START_TEST(hysteresis_loop_opens_with_friction) {
   char dir[256];
   rod_test_dir(dir, sizeof dir, "tendon_friction");
-  const double w0 = loop_width(dir, 0, 4), w2 = loop_width(dir, 2, 4);
-  const double w4 = loop_width(dir, 4, 4), w8 = loop_width(dir, 8, 4);
-  const double w4slow = loop_width(dir, 4, 8);
+  const double w0 = rod_test_loop_width(dir, ROD_SCHEME_BDF_ALPHA, 0, 4),
+               w2 = rod_test_loop_width(dir, ROD_SCHEME_BDF_ALPHA, 2, 4);
+  const double w4 = rod_test_loop_width(dir, ROD_SCHEME_BDF_ALPHA, 4, 4),
+               w8 = rod_test_loop_width(dir, ROD_SCHEME_BDF_ALPHA, 8, 4);
+  const double w4slow = rod_test_loop_width(dir, ROD_SCHEME_BDF_ALPHA, 4, 8);
   fprintf(stderr,
           "hysteresis loop (4 s ramps): %.3g m without friction, %.3g, %.3g, "
           "%.3g m with beta 2, 4, 8 s/m; beta 4 on 8 s ramps %.3g m\n",
@@ -204,8 +140,8 @@ END_TEST
  * friction is the frictionless one bit for bit. */
 START_TEST(statics_has_no_friction) {
   rod_scenario a, b;
-  friction_rod(&a, NULL, NULL, 4.0, 40, ROD_SPACE_EULER);
-  friction_rod(&b, NULL, NULL, 0.0, 40, ROD_SPACE_EULER);
+  rod_test_friction_rod(&a, NULL, NULL, 4.0, 40, ROD_SPACE_EULER);
+  rod_test_friction_rod(&b, NULL, NULL, 0.0, 40, ROD_SPACE_EULER);
   void *sa = rod_test_backend(&a, 0), *sb = rod_test_backend(&b, 0);
   rod_sample s1, s2;
   rod_backend_kirchhoff.sample(sa, &s1);
@@ -223,9 +159,6 @@ START_TEST(bad_friction_input_is_refused) {
   const char *tendon = "[tendon.a]\noffset = 0.01 0\ntension = 1\n";
   char text[512];
   snprintf(text, sizeof text, "%sfriction = -1\n", tendon);
-  rod_test_refused(NULL, NULL, text, "tendon.a.friction");
-  snprintf(text, sizeof text, "[time]\nscheme = esdirk3\n%sfriction = 4\n",
-           tendon);
   rod_test_refused(NULL, NULL, text, "tendon.a.friction");
   snprintf(text, sizeof text, "[solver]\nbackend = rfem\n%sfriction = 4\n",
            tendon);

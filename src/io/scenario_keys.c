@@ -392,7 +392,8 @@ static const key_def tendon_keys[] = {
      0, NULL, 0, "s/m",
      "friction against the guides (Till, Aloi & Rucker 2019): a force beta "
      "tau |u_xy| s_t per length along the tendon opposing its sliding rate "
-     "s_t, and its moment; dynamics with time.scheme = bdf-alpha only"},
+     "s_t, and its moment; in time steps (every time.scheme) of the "
+     "kirchhoff backend, without obstacles"},
 };
 
 const section_family rod_families[] = {

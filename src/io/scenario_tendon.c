@@ -42,10 +42,6 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
                          "applies to displacement control only (give "
                          "displacement_file)");
   snprintf(label, sizeof label, "tendon.%s.friction", t->name);
-  if (t->friction > 0 && sc->time.scheme != ROD_SCHEME_BDF_ALPHA)
-    return rod_error_set(err, ROD_EINVAL, file, label,
-                         "needs time.scheme = bdf-alpha (the sliding rate's "
-                         "history is a BDF-alpha one)");
   if (t->friction > 0 && sc->solver.backend == ROD_BACKEND_RFEM)
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "is not supported by the rfem backend");

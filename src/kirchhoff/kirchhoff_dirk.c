@@ -76,6 +76,7 @@ void kr_dirk_rest(rod_kirchhoff *k) {
   rod_dirk_start(k->dirk, k->stage_val,
                  k->start_scheme == k->scheme ? k->dirk_err : NULL);
   kr_tip_body_dirk_rest(k, k->start_scheme == k->scheme);
+  kr_friction_dirk_rest(k, k->start_scheme == k->scheme);
   k->n_stage = 0;
   for (int j = 0; j < k->nodes; j++) /* push_stage reads node_y */
     memcpy(k->node_y + (size_t)j * KR_NODE, k->sol_y + (size_t)j * KR_NODE,
@@ -138,6 +139,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
     const bool implicit =
         rod_dirk_stage_terms(k->dirk, T, i, h, (double *)k->hp);
     kr_tip_body_stage_terms(k, T, i, h);
+    kr_friction_stage_terms(k, T, i, h);
     if (!implicit)
       continue; /* the explicit first stage: the derivative at t0 */
     const rod_bdf_coeffs c = {1.0 / (T->A[i][i] * h), 0, 0, 0};
@@ -151,6 +153,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
     kr_update_strategy(k, modified, &ss);
     rod_dirk_stage_done(k->dirk, i, c.c0, k->stage_val, (const double *)k->hp);
     kr_tip_body_stage_done(k, i, c.c0);
+    kr_friction_stage_done(k, i, c.c0);
     push_stage(k, ti, x);
   }
   rod_dirk_error(k->dirk, T, h, k->dirk_err);
@@ -162,6 +165,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
   /* stiffly accurate: the last stage's sweep is the solution at t */
   kr_postprocess(k);
   kr_tip_body_dirk_accept(k, T); /* reads the last sweep: before kr_accept */
+  kr_friction_dirk_accept(k, T);
   kr_accept(k, x);
   rod_dirk_accept(k->dirk, T, k->stage_val);
   k->time = t;

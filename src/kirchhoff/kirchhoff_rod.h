@@ -65,6 +65,14 @@ void kr_friction_factors(const rod_kirchhoff *k, double *start, double *rate);
 void kr_friction_terms(rod_kirchhoff *k);
 void kr_friction_rest(rod_kirchhoff *k);
 void kr_friction_push(rod_kirchhoff *k);
+/* Under a Runge-Kutta scheme (kirchhoff_dirk.c): s's stage storage started
+ * at the static state, each stage's history term into slide_H, a solved
+ * stage's s recorded, the step's s accepted. */
+void kr_friction_dirk_rest(rod_kirchhoff *k, bool rate_known);
+void kr_friction_stage_terms(rod_kirchhoff *k, const rod_dirk_table *T, int i,
+                             double h);
+void kr_friction_stage_done(rod_kirchhoff *k, int i, double c0);
+void kr_friction_dirk_accept(rod_kirchhoff *k, const rod_dirk_table *T);
 void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out);
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m);

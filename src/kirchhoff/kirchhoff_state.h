@@ -120,11 +120,14 @@ typedef struct rod_kirchhoff {
   /* The tendons' friction (kirchhoff_tendon_friction.c), NULL without:
    * at every evaluation point (points x tendons) the tendons' lengths from
    * the motor l_i (m) of the last sweep, their unstretched arclength s_i
-   * (m), its BDF-alpha history term (s_t = c0 s + slide_H, m/s) and the
-   * sliding rates the equations read (rod_rhs_point.slide, m/s); l_i at the
-   * nodes of the last sweep (a segment's start); the sweeps' workspace. */
+   * (m), its history term (s_t = c0 s + slide_H, m/s: BDF-alpha's, or
+   * the Runge-Kutta stage's) and the sliding rates the equations read
+   * (rod_rhs_point.slide, m/s); l_i at the nodes of the last sweep (a
+   * segment's start); the sweeps' workspace; s_i's BDF-alpha history, or
+   * its stage storage under a Runge-Kutta scheme (time.scheme). */
   double *slide_l, *slide_s, *slide_H, *slide_rate, *slide_node, *slide_work;
   rod_history *slide_hist;
+  rod_dirk_stages *slide_dirk;
   bool ustar_planar;   /* u*_1 = u*_3 = 0 everywhere */
   bool general;        /* precurved, rotary inertia or normal drag: the sweeps'
                           general variant (a plain rod's skips those terms) */

@@ -12,8 +12,11 @@
  * (Euler or RK4, kirchhoff_sweep.c) with its tangent, so the shooting's
  * residual and Jacobian hold the friction's dependence on the strains all
  * the way from the base. Its rate s_t = c0 s + H is the rod's other rates'
- * BDF-alpha formula, its history H a point history (integrators/history.h)
- * of s at every evaluation point, pushed with the step. Statics has no
+ * formula: under BDF-alpha H is a point history (integrators/history.h) of
+ * s at every evaluation point, pushed with the step; under a Runge-Kutta
+ * scheme (time.scheme, kirchhoff_dirk.c) s has its own stage storage
+ * (integrators/dirk.h) at every evaluation point, as the rod's stage
+ * records, whose stage terms give H. Statics has no
  * sliding rate and no friction (the static sweep records l for the
  * history's start at rest). */
 #include <stdlib.h>
@@ -32,6 +35,7 @@ int kr_friction_alloc(rod_kirchhoff *k) {
   k->slide_l = k->slide_s = k->slide_H = k->slide_rate = NULL;
   k->slide_node = k->slide_work = NULL;
   k->slide_hist = NULL;
+  k->slide_dirk = NULL;
   if (!has_friction(&k->sc))
     return ROD_OK;
   const size_t n = (size_t)k->sc.tendons.count;
@@ -44,8 +48,11 @@ int kr_friction_alloc(rod_kirchhoff *k) {
   k->slide_work = calloc(KR_FRICTION_WORK * n, sizeof(double));
   k->slide_hist =
       rod_history_alloc_points(k->stages * k->intervals, (int)n, (int)n);
+  if (k->scheme)
+    k->slide_dirk = rod_dirk_alloc(k->stages * k->intervals, (int)n);
   return k->slide_l && k->slide_s && k->slide_H && k->slide_rate &&
-                 k->slide_node && k->slide_work && k->slide_hist
+                 k->slide_node && k->slide_work && k->slide_hist &&
+                 (k->slide_dirk || !k->scheme)
              ? ROD_OK
              : ROD_ENOMEM;
 }
@@ -58,6 +65,7 @@ void kr_friction_free(rod_kirchhoff *k) {
   free(k->slide_node);
   free(k->slide_work);
   rod_history_free(k->slide_hist);
+  rod_dirk_free(k->slide_dirk);
 }
 
 void kr_friction_factors(const rod_kirchhoff *k, double *start, double *rate) {
@@ -105,4 +113,36 @@ void kr_friction_push(rod_kirchhoff *k) {
   unstretched(k);
   rod_history_push(k->slide_hist, &k->coeffs, k->slide_s, NULL, k->slide_H,
                    NULL);
+}
+
+/* ---- Runge-Kutta stages (time.scheme; kirchhoff_dirk.c) ---------------- */
+
+void kr_friction_dirk_rest(rod_kirchhoff *k, bool rate_known) {
+  if (!k->slide_dirk)
+    return;
+  /* s at the static state (kr_friction_rest), at rest: zero rate */
+  memset(k->slide_H, 0,
+         (size_t)k->stages * (size_t)k->intervals *
+             (size_t)k->sc.tendons.count * sizeof(double));
+  rod_dirk_start(k->slide_dirk, k->slide_s, rate_known ? k->slide_H : NULL);
+}
+
+void kr_friction_stage_terms(rod_kirchhoff *k, const rod_dirk_table *T, int i,
+                             double h) {
+  if (k->slide_dirk)
+    rod_dirk_stage_terms(k->slide_dirk, T, i, h, k->slide_H);
+}
+
+void kr_friction_stage_done(rod_kirchhoff *k, int i, double c0) {
+  if (!k->slide_dirk)
+    return;
+  unstretched(k); /* s of the stage's last sweep, at its tensions */
+  rod_dirk_stage_done(k->slide_dirk, i, c0, k->slide_s, k->slide_H);
+}
+
+void kr_friction_dirk_accept(rod_kirchhoff *k, const rod_dirk_table *T) {
+  if (!k->slide_dirk)
+    return;
+  unstretched(k); /* stiffly accurate: the last stage's s */
+  rod_dirk_accept(k->slide_dirk, T, k->slide_s);
 }
