@@ -27,6 +27,29 @@ static inline void rod_test_friction_rod(rod_scenario *sc, const char *dir,
   }
 }
 
+/* The width of a loop: the largest distance of x between its rising
+ * branch (lu, xu: nu points, lu increasing) and its falling one (ld, xd:
+ * nd points, ld decreasing) at the same l, over 41 values of l in [lo,
+ * hi], the branches linear between their points. */
+static inline double rod_test_branch_width(const double *lu, const double *xu,
+                                           int nu, const double *ld,
+                                           const double *xd, int nd, double lo,
+                                           double hi) {
+  double width = 0;
+  for (int g = 0; g <= 40; g++) {
+    const double l = lo + (hi - lo) * g / 40.0;
+    double a = 0, b = 0;
+    for (int i = 0; i + 1 < nu; i++) /* l rises */
+      if (lu[i] <= l && l <= lu[i + 1])
+        a = xu[i] + (xu[i + 1] - xu[i]) * (l - lu[i]) / (lu[i + 1] - lu[i]);
+    for (int i = 0; i + 1 < nd; i++) /* l falls */
+      if (ld[i + 1] <= l && l <= ld[i])
+        b = xd[i] + (xd[i + 1] - xd[i]) * (l - ld[i]) / (ld[i + 1] - ld[i]);
+    width = fmax(width, fabs(a - b));
+  }
+  return width;
+}
+
 /* The loop of the tip's x against the length pulled in: the motor pulls
  * in 16.19 mm over T seconds after 2 s at rest, holds 2 s and lets it out
  * over T; its width is the largest distance of the two branches at the
@@ -67,19 +90,7 @@ static inline double rod_test_loop_width(const char *dir,
     }
   }
   rod_backend_kirchhoff.destroy(self);
-  double width = 0;
-  for (int g = 0; g <= 40; g++) {
-    const double l = D * (0.1 + 0.8 * g / 40.0);
-    double a = 0, b = 0;
-    for (int i = 0; i + 1 < nu; i++) /* dl rises */
-      if (lu[i] <= l && l <= lu[i + 1])
-        a = xu[i] + (xu[i + 1] - xu[i]) * (l - lu[i]) / (lu[i + 1] - lu[i]);
-    for (int i = 0; i + 1 < nd; i++) /* dl falls */
-      if (ld[i + 1] <= l && l <= ld[i])
-        b = xd[i] + (xd[i + 1] - xd[i]) * (l - ld[i]) / (ld[i + 1] - ld[i]);
-    width = fmax(width, fabs(a - b));
-  }
-  return width;
+  return rod_test_branch_width(lu, xu, nu, ld, xd, nd, 0.1 * D, 0.9 * D);
 }
 
 #endif

@@ -160,9 +160,6 @@ START_TEST(bad_friction_input_is_refused) {
   char text[512];
   snprintf(text, sizeof text, "%sfriction = -1\n", tendon);
   rod_test_refused(NULL, NULL, text, "tendon.a.friction");
-  snprintf(text, sizeof text, "[solver]\nbackend = rfem\n%sfriction = 4\n",
-           tendon);
-  rod_test_refused(NULL, NULL, text, "tendon.a.friction");
 }
 END_TEST
 

@@ -42,9 +42,6 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
                          "applies to displacement control only (give "
                          "displacement_file)");
   snprintf(label, sizeof label, "tendon.%s.friction", t->name);
-  if (t->friction > 0 && sc->solver.backend == ROD_BACKEND_RFEM)
-    return rod_error_set(err, ROD_EINVAL, file, label,
-                         "is not supported by the rfem backend");
   if (t->friction > 0 && sc->obstacles.count > 0)
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "is not supported with obstacles");

@@ -202,6 +202,9 @@ void rfem_external_forces(rod_rfem *r, double t, bool static_state,
   rfem_couple couples[RFEM_MAX_LOADS];
   n = rfem_couples(r, t, static_state, couples);
   rfem_add_couples(r, n, couples, fext);
-  if (r->tendons)
+  if (r->tendons) {
     rfem_tendon_forces(r, t, 1.0, fext);
+    if (!static_state) /* the sliding tendons' friction */
+      rfem_tendon_friction(r, fext);
+  }
 }

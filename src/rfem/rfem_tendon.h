@@ -24,6 +24,9 @@ typedef struct rfem_tendons {
   double *world;   /* 3 per disk: its world position at the last update */
   double tension[ROD_MAX_TENDONS]; /* N, at the last rfem_tendon_forces */
   double length[ROD_MAX_TENDONS];  /* m, the polygon's from start to end */
+  /* W, at the last rfem_tendon_friction: sum over the guides of beta tau
+   * theta s_t^2, the friction force times the sliding rate (>= 0) */
+  double friction_power[ROD_MAX_TENDONS];
 } rfem_tendons;
 
 /* The disks of the scenario's tendons (none: r->tendons stays NULL). */
@@ -34,6 +37,13 @@ void rfem_tendon_free(rfem_tendons *t);
  * each disk, c the unit chords from disk to disk (c_in at the start and
  * c_out at the anchor 0). Keeps the tensions and lengths. */
 void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext);
+/* fext += the friction of each tendon with `friction` against its guides
+ * (rfem_tendon_friction.c): at each disk between its start and its anchor
+ * beta tau theta s_t along the tendon, theta the chords' turn there and
+ * s_t the tendon's sliding rate from the chain's velocities, at the
+ * kinematics and tensions of the last rfem_tendon_forces. Keeps each
+ * tendon's friction power. */
+void rfem_tendon_friction(rod_rfem *r, double *fext);
 /* K[i + j ld] += dG_i/dq_j of the tendons' generalized forces G = -tau
  * dL/dq at the tensions and state of the last rfem_tendon_forces: -tau
  * times the Hessian of L (rod_chain_load_stiffness's convention). */
