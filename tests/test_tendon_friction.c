@@ -160,6 +160,13 @@ START_TEST(bad_friction_input_is_refused) {
   char text[512];
   snprintf(text, sizeof text, "%sfriction = -1\n", tendon);
   rod_test_refused(NULL, NULL, text, "tendon.a.friction");
+  snprintf(text, sizeof text,
+           "[plane]\npoint = 0 0 -0.1\nnormal = 0 0 1\n%sfriction = 4\n",
+           tendon);
+  rod_test_refused(NULL, NULL, text, "tendon.a.friction");
+  snprintf(text, sizeof text,
+           "[obstacle.peg]\ncenter = 0.1 0 0.3\n%sfriction = 4\n", tendon);
+  rod_test_refused(NULL, NULL, text, "tendon.a.friction");
 }
 END_TEST
 

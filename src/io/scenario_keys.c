@@ -393,7 +393,8 @@ static const key_def tendon_keys[] = {
      "friction against the guides (Till, Aloi & Rucker 2019): a force beta "
      "tau |u_xy| s_t per length along the tendon opposing its sliding rate "
      "s_t, and its moment (the chain: beta tau theta s_t at each disk, "
-     "theta the tendon's turn there); in time steps, without obstacles"},
+     "theta the tendon's turn there); in time steps; not with contact on "
+     "the kirchhoff backend"},
 };
 
 const section_family rod_families[] = {

@@ -42,9 +42,12 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
                          "applies to displacement control only (give "
                          "displacement_file)");
   snprintf(label, sizeof label, "tendon.%s.friction", t->name);
-  if (t->friction > 0 && sc->obstacles.count > 0)
+  if (t->friction > 0 && sc->solver.backend != ROD_BACKEND_RFEM &&
+      (sc->plane.enabled || sc->obstacles.count > 0))
     return rod_error_set(err, ROD_EINVAL, file, label,
-                         "is not supported with obstacles");
+                         "is not supported with contact on the kirchhoff "
+                         "backend (docs/tendons.md; the rfem backend "
+                         "carries it)");
   const double end = rod_tendon_end(sc, t);
   snprintf(label, sizeof label, "tendon.%s.end", t->name);
   if (end > sc->rod.length) {
