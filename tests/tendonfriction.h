@@ -27,6 +27,18 @@ static inline void rod_test_friction_rod(rod_scenario *sc, const char *dir,
   }
 }
 
+/* Its tendon under tension control instead: the table csv (t,T; written
+ * into dir), no compliance, no base_to_motor. */
+static inline void rod_test_friction_tension(rod_scenario *sc, const char *dir,
+                                             const char *csv) {
+  rod_tendon_def *t = &sc->tendons.item[0];
+  t->displacement_file[0] = 0;
+  t->compliance = 0;
+  t->base_to_motor = 0;
+  rod_test_write(dir, "tension.csv", csv);
+  snprintf(t->tension_file, sizeof t->tension_file, "%s/tension.csv", dir);
+}
+
 /* The width of a loop: the largest distance of x between its rising
  * branch (lu, xu: nu points, lu increasing) and its falling one (ld, xd:
  * nd points, ld decreasing) at the same l, over 41 values of l in [lo,

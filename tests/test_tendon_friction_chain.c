@@ -37,17 +37,12 @@ static void loop_robot(rod_scenario *sc, const char *dir, double beta,
   rod_test_friction_rod(sc, NULL, NULL, beta, nodes > 0 ? nodes : 40,
                         ROD_SPACE_RK4);
   sc->rod.model = ROD_MODEL_KIRCHHOFF;
-  rod_tendon_def *t = &sc->tendons.item[0];
-  t->displacement_file[0] = 0;
-  t->compliance = 0;
-  t->base_to_motor = 0;
   static char csv[32768];
   int n = snprintf(csv, sizeof csv, "t,T\n");
   for (int k = 0; k <= LOOP_STEPS; k++)
     n += snprintf(csv + n, sizeof csv - (size_t)n, "%.17g,%.17g\n", k * 0.01,
                   loop_tension(k * 0.01));
-  rod_test_write(dir, "tension.csv", csv);
-  snprintf(t->tension_file, sizeof t->tension_file, "%s/tension.csv", dir);
+  rod_test_friction_tension(sc, dir, csv);
   sc->time.dt = 0.01;
   sc->time.duration = LOOP_STEPS * sc->time.dt;
   sc->solver.strategy = ROD_STRATEGY_AUTO;

@@ -24,14 +24,8 @@ static void ramp_tip(const char *dir, bool tension, rod_scheme_kind scheme,
   rod_scenario sc;
   rod_test_friction_rod(&sc, dir, "t,dl\n0,0\n0.1,0\n0.6,0.01619\n", 4.0, 40,
                         ROD_SPACE_EULER);
-  if (tension) {
-    rod_tendon_def *t = &sc.tendons.item[0];
-    t->displacement_file[0] = 0;
-    t->compliance = 0;
-    t->base_to_motor = 0;
-    rod_test_write(dir, "tension.csv", "t,T\n0,0\n0.1,0\n0.6,6\n");
-    snprintf(t->tension_file, sizeof t->tension_file, "%s/tension.csv", dir);
-  }
+  if (tension)
+    rod_test_friction_tension(&sc, dir, "t,T\n0,0\n0.1,0\n0.6,6\n");
   sc.time.scheme = scheme;
   sc.time.dt = dt;
   sc.solver.strategy = ROD_STRATEGY_AUTO;

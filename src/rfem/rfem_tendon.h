@@ -27,6 +27,9 @@ typedef struct rfem_tendons {
   /* W, at the last rfem_tendon_friction: sum over the guides of beta tau
    * theta s_t^2, the friction force times the sliding rate (>= 0) */
   double friction_power[ROD_MAX_TENDONS];
+  /* W, at the last rfem_tendon_friction: the power of the friction loads
+   * on the chain, sum F . v at their points of action */
+  double friction_load_power[ROD_MAX_TENDONS];
 } rfem_tendons;
 
 /* The disks of the scenario's tendons (none: r->tendons stays NULL). */

@@ -32,10 +32,11 @@
 /* The friction at disk k of a tendon of tension T and friction beta whose
  * path turns there from the unit direction cin to cout at the sliding rate
  * s_t: beta T theta s_t along the bisector, at the disk's mirror point;
- * returns the dissipation beta T theta s_t^2 (W). */
+ * returns the model's dissipation beta T theta s_t^2 (W) and adds the
+ * load's power on the chain, F . v at that point (W), to *work. */
 static double guide(rod_rfem *r, const rfem_disk *d, double beta, double T,
                     const double cin[3], const double cout[3], double rate,
-                    double *fext) {
+                    double *fext, double *work) {
   double x[3], tk[3];
   v3_cross(x, cin, cout);
   const double theta = atan2(v3_norm(x), v3_dot(cin, cout));
@@ -47,6 +48,9 @@ static double guide(rod_rfem *r, const rfem_disk *d, double beta, double T,
   v3_scale(F, beta * T * theta * rate / nt, tk);
   const double mirror[3] = {-d->x[0], -d->x[1], d->x[2]};
   rod_chain_add_point_force(r->chain, d->link, mirror, F, fext);
+  double v[3];
+  rod_chain_point(r->chain, d->link, mirror, NULL, v);
+  *work += v3_dot(F, v);
   return beta * T * theta * rate * rate;
 }
 
@@ -54,7 +58,7 @@ void rfem_tendon_friction(rod_rfem *r, double *fext) {
   rfem_tendons *td = r->tendons;
   for (int i = 0; i < td->count; i++) {
     const double beta = r->sc.tendons.item[i].friction, T = td->tension[i];
-    td->friction_power[i] = 0.0;
+    td->friction_power[i] = td->friction_load_power[i] = 0.0;
     if (!(beta > 0) || !(T > 0))
       continue;
     const int a = td->first[i], b = td->first[i + 1] - 1;
@@ -70,8 +74,8 @@ void rfem_tendon_friction(rod_rfem *r, double *fext) {
       if (len > 0)
         v3_scale(c, 1.0 / len, c);
       if (k > a && len > 0 && v3_norm(cin) > 0) /* guide k */
-        td->friction_power[i] +=
-            guide(r, &td->disk[k], beta, T, cin, c, rate, fext);
+        td->friction_power[i] += guide(r, &td->disk[k], beta, T, cin, c, rate,
+                                       fext, &td->friction_load_power[i]);
       v3_sub(dv, vk, vprev);
       rate += v3_dot(c, dv);
       v3_copy(vprev, vk);
@@ -88,7 +92,7 @@ void rfem_tendon_friction(rod_rfem *r, double *fext) {
     rod_chain_pose(r->chain, td->disk[b].link, R, NULL);
     m3_mul_v(tw, R, tb);
     if (v3_norm(cin) > 0)
-      td->friction_power[i] +=
-          guide(r, &td->disk[b], beta, T, cin, tw, rate, fext);
+      td->friction_power[i] += guide(r, &td->disk[b], beta, T, cin, tw, rate,
+                                     fext, &td->friction_load_power[i]);
   }
 }
