@@ -256,6 +256,11 @@ START_TEST(bad_motor_input_is_refused) {
                 "[tendon.a]\noffset = 0.01 0\ntension = 1\n"
                 "base_to_motor = 0.05\n",
                 "tendon.a.base_to_motor");
+  /* the chain has no length constraint (it ran such a tendon at 0 N) */
+  check_refused(ok,
+                "[solver]\nbackend = rfem\n[tendon.a]\noffset = 0.01 0\n"
+                "displacement_file = dl.csv\n",
+                "tendon.a.displacement_file");
 }
 END_TEST
 

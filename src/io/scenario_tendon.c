@@ -35,6 +35,12 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "displacement control is not supported with "
                          "obstacles (use tension or tension_file)");
+  /* the chain has no length constraint: it ran such a tendon at 0 N */
+  if (t->displacement_file[0] && sc->solver.backend == ROD_BACKEND_RFEM)
+    return rod_error_set(err, ROD_EINVAL, file, label,
+                         "displacement control is not supported by the "
+                         "rfem backend (use tension or tension_file, or "
+                         "solver.backend = kirchhoff)");
   snprintf(label, sizeof label, "tendon.%s.%s", t->name,
            t->compliance != 0 ? "compliance" : "base_to_motor");
   if (!t->displacement_file[0] && (t->compliance != 0 || t->base_to_motor != 0))
