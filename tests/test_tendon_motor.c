@@ -232,6 +232,82 @@ START_TEST(set_tendon_refuses_a_motor_tendon) {
 }
 END_TEST
 
+/* The motor-driven robot (data/scenarios/tendon_dynamics.ini) to t (s) at
+ * 5 ms steps: the tip and the tendon's tension and length at every step;
+ * rfem_segments 0: the rod (RK4 on 50 points), else the chain. */
+static int motor_run(int rfem_segments, double t_end, double *tip, double *T,
+                     double *l) {
+  rod_scenario sc;
+  rod_test_load(&sc, "tendon_dynamics.ini");
+  sc.time.dt = 5e-3;
+  sc.time.duration = t_end;
+  if (rfem_segments) {
+    sc.solver.backend = ROD_BACKEND_RFEM;
+    sc.rfem.segments = rfem_segments;
+  } else {
+    sc.space.integrator = ROD_SPACE_RK4;
+    sc.space.nodes = 50;
+  }
+  rod_sim *sim = NULL;
+  rod_error err;
+  ck_assert_int_eq(rod_sim_create(&sc, &sim, &err), ROD_OK);
+  const int n = rod_sim_points(sim);
+  double *pos = malloc(3 * (size_t)n * sizeof(double));
+  int steps = 0;
+  while (rod_sim_time(sim) < t_end - 1e-9) {
+    ck_assert_int_eq(rod_sim_step(sim), ROD_OK);
+    ck_assert_int_eq(rod_sim_get_positions(sim, pos), ROD_OK);
+    memcpy(tip + 3 * steps, pos + 3 * (n - 1), 3 * sizeof(double));
+    ck_assert_int_eq(rod_sim_get_tendon(sim, "t1", T + steps, l + steps),
+                     ROD_OK);
+    steps++;
+  }
+  free(pos);
+  rod_sim_free(sim);
+  return steps;
+}
+
+/* Displacement control on the RFEM chain: with the compliance c > 0 the
+ * tension is explicit in the tendon's length L, tau = (b + L - l*) /
+ * (c l*) while taut, and the chain's runs converge to the rod's. The
+ * motor pulls 16.19 mm in over 3.652..3.967 s; to 4.5 s at 5 ms: the
+ * largest tip distance from the rod's on 40 and 80 elements 6.1e-3 and
+ * 1.1e-3 m (second order or better: at least 3 times smaller), the
+ * tension at the end 7.679 and 7.768 N against the rod's 7.794 N (within
+ * 1 % at 80), and the constraint b + L = l* (1 + c tau) met to rounding
+ * at the end (l* = l0 + b - dl with l0 = L, the straight tendon's). */
+START_TEST(chain_motor_converges_to_the_rod) {
+  enum { STEPS = 900 };
+  static double tip[3][3 * STEPS], T[3][STEPS], l[3][STEPS];
+  const int segments[3] = {0, 40, 80};
+  int n[3];
+  for (int c = 0; c < 3; c++)
+    n[c] = motor_run(segments[c], 4.5, tip[c], T[c], l[c]);
+  ck_assert(n[0] == STEPS && n[1] == STEPS && n[2] == STEPS);
+  double e[3] = {0, 0, 0};
+  for (int c = 1; c < 3; c++)
+    for (int i = 0; i < STEPS; i++) {
+      double d[3];
+      v3_sub(d, tip[c] + 3 * i, tip[0] + 3 * i);
+      e[c] = fmax(e[c], v3_norm(d));
+    }
+  const double L = 0.7144, b = 0.0518, cc = 1e-4, dl = 0.01619;
+  fprintf(stderr,
+          "chain motor: tip off the rod's by %.3g m (40), %.3g m (80); "
+          "tension at the end %.5g, %.5g N, rod %.5g N\n",
+          e[1], e[2], T[1][STEPS - 1], T[2][STEPS - 1], T[0][STEPS - 1]);
+  ck_assert_msg(e[2] < e[1] / 3 && e[2] < 0.01 * L, "tip off by %.3g, %.3g m",
+                e[1], e[2]);
+  ck_assert(fabs(T[2][STEPS - 1] - T[0][STEPS - 1]) < 0.01 * T[0][STEPS - 1]);
+  for (int c = 1; c < 3; c++) {
+    const double lstar = L + b - dl, tau = T[c][STEPS - 1];
+    ck_assert(tau > 5.0);
+    const double g = b + l[c][STEPS - 1] - lstar * (1 + cc * tau);
+    ck_assert_msg(fabs(g) < 1e-12, "constraint off by %.3g m", g);
+  }
+}
+END_TEST
+
 static void check_refused(const char *dl, const char *section_text,
                           const char *key) {
   rod_test_refused("dl.csv", dl, section_text, key);
@@ -256,7 +332,7 @@ START_TEST(bad_motor_input_is_refused) {
                 "[tendon.a]\noffset = 0.01 0\ntension = 1\n"
                 "base_to_motor = 0.05\n",
                 "tendon.a.base_to_motor");
-  /* the chain has no length constraint (it ran such a tendon at 0 N) */
+  /* the chain's tension is the stretch's: a rigid tendon is refused */
   check_refused(ok,
                 "[solver]\nbackend = rfem\n[tendon.a]\noffset = 0.01 0\n"
                 "displacement_file = dl.csv\n",
@@ -268,6 +344,7 @@ static Suite *tendon_motor_suite(void) {
   Suite *s = suite_create("tendon_motor");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, motor_tension_reproduces_tension_control);
+  tcase_add_test(tc, chain_motor_converges_to_the_rod);
   tcase_add_test(tc, motor_letting_out_leaves_the_tendon_slack);
   tcase_add_test(tc, length_constraint_met_at_every_step);
   tcase_add_test(tc, set_tendon_refuses_a_motor_tendon);

@@ -35,12 +35,13 @@ static int check_one(const rod_scenario *sc, const rod_tendon_def *t,
     return rod_error_set(err, ROD_EINVAL, file, label,
                          "displacement control is not supported with "
                          "obstacles (use tension or tension_file)");
-  /* the chain has no length constraint: it ran such a tendon at 0 N */
-  if (t->displacement_file[0] && sc->solver.backend == ROD_BACKEND_RFEM)
+  /* on the chain the tension is the stretch's, explicit in its length
+   * (docs/tendons.md): a rigid tendon would be a constraint it lacks */
+  if (t->displacement_file[0] && sc->solver.backend == ROD_BACKEND_RFEM &&
+      !(t->compliance > 0))
     return rod_error_set(err, ROD_EINVAL, file, label,
-                         "displacement control is not supported by the "
-                         "rfem backend (use tension or tension_file, or "
-                         "solver.backend = kirchhoff)");
+                         "displacement control on the rfem backend needs a "
+                         "compliance > 0 (or solver.backend = kirchhoff)");
   snprintf(label, sizeof label, "tendon.%s.%s", t->name,
            t->compliance != 0 ? "compliance" : "base_to_motor");
   if (!t->displacement_file[0] && (t->compliance != 0 || t->base_to_motor != 0))

@@ -16,6 +16,7 @@
 #include "rfem/rfem_free_step.h"
 #include "rfem/rfem_joints.h"
 #include "rfem/rfem_loads.h"
+#include "rfem/rfem_tendon.h"
 
 /* ---- generalized-alpha ---------------------------------------------------
  * The iteration matrix's factorisation (the ABA's inward pass, the larger
@@ -86,6 +87,8 @@ static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
     int st = rod_chain_mass_factor(r->chain, r->extra);
     if (st != ROD_OK)
       return st;
+    if (r->tendons) /* displacement control's springs, by Woodbury */
+      rfem_tendon_factor(r, beta_p, f0);
     r->ga_factor = rod_chain_factor_count(r->chain);
     r->ga_factor_beta = beta_p;
     r->ga_factor_gamma = gamma_p;
@@ -96,6 +99,8 @@ static int ga_solve(double t, double beta_p, double gamma_p, const double *b,
     r->full[0] = 0.0;
   memcpy(r->full + f0, b, (size_t)r->nfree * sizeof(double));
   rod_chain_mass_solve(r->chain, r->full, r->full);
+  if (r->tendons)
+    rfem_tendon_correct(r, r->full);
   r->evaluations++;
   memcpy(dx, r->full + f0, (size_t)r->nfree * sizeof(double));
   return ROD_OK;

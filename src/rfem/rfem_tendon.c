@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/loads.h"
+#include "core/solve_small.h"
 #include "core/tendon_route.h"
 #include "core/v3.h"
 
@@ -32,6 +33,14 @@ static void disk_at(const rod_rfem *r, int i, double s, rfem_disk *d) {
     s0 = r->el[e].s0;
   }
   v3_set(d->x, rt[0], rt[1], s - s0);
+}
+
+/* Where tendon i passes arclength s on the straight unloaded chain (its
+ * routing's offset in a cross-section s along the axis), m. */
+static void rest_point(const rod_rfem *r, int i, double s, double p[3]) {
+  double rt[6];
+  rod_tendon_route(&r->sc, r->inputs, i, s, rt);
+  v3_set(p, rt[0], rt[1], s);
 }
 
 /* The chain's nodes (m), ascending, into s; returns how many (n + 2 at
@@ -58,6 +67,9 @@ void rfem_tendon_free(rfem_tendons *t) {
   free(t->first);
   free(t->disk);
   free(t->world);
+  free(t->dL);
+  free(t->U);
+  free(t->Z);
   free(t);
 }
 
@@ -79,7 +91,11 @@ int rfem_tendon_create(rod_rfem *r) {
   t->first = calloc((size_t)count + 1, sizeof(int));
   t->disk = calloc((size_t)count * (size_t)nn, sizeof(rfem_disk));
   t->world = calloc(3 * (size_t)count * (size_t)nn, sizeof(double));
-  if (!t->first || !t->disk || !t->world) {
+  const size_t nl = (size_t)rod_chain_size(r->chain);
+  t->dL = calloc(nl, sizeof(double));
+  t->U = calloc(nl * (size_t)count, sizeof(double));
+  t->Z = calloc(nl * (size_t)count, sizeof(double));
+  if (!t->first || !t->disk || !t->world || !t->dL || !t->U || !t->Z) {
     free(s);
     rfem_tendon_free(t);
     return ROD_ENOMEM;
@@ -90,11 +106,21 @@ int rfem_tendon_create(rod_rfem *r) {
     const rod_tendon_def *td = &sc->tendons.item[i];
     const double a = td->start, b = rod_tendon_end(sc, td);
     t->first[i] = k;
+    double prev[3];
+    rest_point(r, i, a, prev);
     disk_at(r, i, a, &t->disk[k++]);
-    for (int j = 0; j < m; j++)
-      if (s[j] > a && s[j] < b)
-        disk_at(r, i, s[j], &t->disk[k++]);
-    disk_at(r, i, b, &t->disk[k++]);
+    for (int j = 0; j <= m; j++) {
+      const bool last = j == m;
+      if (!last && !(s[j] > a && s[j] < b))
+        continue;
+      const double sj = last ? b : s[j];
+      double p[3], d[3];
+      rest_point(r, i, sj, p); /* the chord on the straight chain */
+      v3_sub(d, p, prev);
+      t->rest[i] += v3_norm(d);
+      v3_copy(prev, p);
+      disk_at(r, i, sj, &t->disk[k++]);
+    }
   }
   t->first[count] = k;
   free(s);
@@ -109,15 +135,34 @@ void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext) {
     rod_chain_point(r->chain, td->disk[k].link, td->disk[k].x,
                     td->world + 3 * k, NULL);
   for (int i = 0; i < td->count; i++) {
-    const double T =
-        scale * rod_tendon_tension(&r->sc, r->inputs, &r->drive, i, t);
-    td->tension[i] = T;
     td->length[i] = 0.0;
     for (int k = td->first[i]; k + 1 < td->first[i + 1]; k++) {
       double c[3];
       v3_sub(c, td->world + 3 * (k + 1), td->world + 3 * k);
+      td->length[i] += v3_norm(c);
+    }
+    const rod_tendon_def *def = &r->sc.tendons.item[i];
+    double T;
+    td->spring[i] = 0.0;
+    if (def->displacement_file[0]) {
+      /* b + L = l* (1 + c tau) for tau (N), taut or slack */
+      const double b = def->base_to_motor;
+      const double lstar =
+          td->rest[i] + b - rod_tendon_displacement(r->inputs, i, t);
+      const double k = 1.0 / (def->compliance * lstar); /* N/m */
+      T = scale * k * (b + td->length[i] - lstar);
+      if (T > 0)
+        td->spring[i] = scale * k;
+      else
+        T = 0.0;
+    } else {
+      T = scale * rod_tendon_tension(&r->sc, r->inputs, &r->drive, i, t);
+    }
+    td->tension[i] = T;
+    for (int k = td->first[i]; k + 1 < td->first[i + 1]; k++) {
+      double c[3];
+      v3_sub(c, td->world + 3 * (k + 1), td->world + 3 * k);
       const double len = v3_norm(c);
-      td->length[i] += len;
       const rfem_disk *A = &td->disk[k], *B = &td->disk[k + 1];
       if (!(T > 0) || !(len > 0) || A->link == B->link)
         continue;         /* a chord within one body pulls it not at all */
@@ -169,6 +214,90 @@ static void joint_axis(const rod_rfem *r, int j, double a[3], double o[3]) {
   m3_mul_v(a, R, rod_chain_get_link(r->chain, j)->axis);
 }
 
+/* A displacement-controlled tendon's tension follows its length, tau =
+ * k (b + L - l*) while taut: G = -tau dL/dq gains dG/dq = -k dL/dq dL/dq^T
+ * beside -tau d^2 L / dq^2. Into K as tendon_hessian (g = dL/dq, from the
+ * chords that cross each joint: c . a_j x (B - o_j)). */
+static void spring_gradient(const rod_rfem *r, int i, double *g) {
+  const rfem_tendons *td = r->tendons;
+  memset(g, 0, (size_t)rod_chain_size(r->chain) * sizeof *g);
+  for (int d = td->first[i]; d + 1 < td->first[i + 1]; d++) {
+    const int la = td->disk[d].link, lb = td->disk[d + 1].link;
+    const double *B = td->world + 3 * (d + 1);
+    double c[3];
+    v3_sub(c, B, td->world + 3 * d);
+    const double len = v3_norm(c);
+    if (lb <= la || !(len > 0))
+      continue;
+    v3_scale(c, 1.0 / len, c);
+    for (int j = la + 1; j <= lb; j++) {
+      double aj[3], oj[3], Jj[3], e[3];
+      joint_axis(r, j, aj, oj);
+      v3_sub(e, B, oj);
+      v3_cross(Jj, aj, e);
+      g[j] += v3_dot(c, Jj);
+    }
+  }
+}
+
+/* K[j + m ld] -= k g_j g_m (the static Newton solve's whole Jacobian) */
+static void tendon_spring(const rod_rfem *r, int i, double *K, int ld) {
+  const rfem_tendons *td = r->tendons;
+  const int n = rod_chain_size(r->chain);
+  double *g = td->dL;
+  spring_gradient(r, i, g);
+  for (int j = 0; j < n; j++)
+    for (int m = 0; g[j] != 0 && m < n; m++)
+      K[j + (size_t)m * ld] -= td->spring[i] * g[j] * g[m];
+}
+
+void rfem_tendon_factor(rod_rfem *r, double beta_p, int f0) {
+  rfem_tendons *td = r->tendons;
+  const size_t n = (size_t)rod_chain_size(r->chain);
+  td->m = 0;
+  for (int i = 0; i < td->count; i++) {
+    if (!(td->spring[i] > 0))
+      continue;
+    double *u = td->U + n * (size_t)td->m, *z = td->Z + n * (size_t)td->m;
+    spring_gradient(r, i, u);
+    if (f0)
+      u[0] = 0.0;
+    rod_chain_mass_solve(r->chain, u, z);
+    if (f0)
+      z[0] = 0.0;
+    td->W[td->m++] = beta_p * td->spring[i];
+  }
+}
+
+void rfem_tendon_correct(const rod_rfem *r, double *x) {
+  const rfem_tendons *td = r->tendons;
+  const int m = td->m;
+  if (m == 0)
+    return;
+  const size_t n = (size_t)rod_chain_size(r->chain);
+  double C[ROD_MAX_TENDONS * ROD_MAX_TENDONS], y[ROD_MAX_TENDONS];
+  for (int a = 0; a < m; a++) {
+    const double *ua = td->U + n * (size_t)a;
+    y[a] = 0.0;
+    for (size_t j = 0; j < n; j++)
+      y[a] += ua[j] * x[j];
+    for (int b = 0; b < m; b++) {
+      const double *zb = td->Z + n * (size_t)b;
+      double d = a == b ? 1.0 / td->W[a] : 0.0;
+      for (size_t j = 0; j < n; j++)
+        d += ua[j] * zb[j];
+      C[m * a + b] = d;
+    }
+  }
+  if (!rod_solve_small(C, m, y, 1))
+    return;
+  for (int b = 0; b < m; b++) {
+    const double *zb = td->Z + n * (size_t)b;
+    for (size_t j = 0; j < n; j++)
+      x[j] -= zb[j] * y[b];
+  }
+}
+
 /* dG/dq of the tendons into K (K[i + j ld], ld > 0), or only its diagonal
  * times -scale into d (ld = 0: d[j] -= scale dG_j/dq_j). */
 static void tendon_hessian(const rod_rfem *r, double *K, int ld, double scale) {
@@ -177,6 +306,8 @@ static void tendon_hessian(const rod_rfem *r, double *K, int ld, double scale) {
     const double T = td->tension[i];
     if (!(T > 0))
       continue;
+    if (td->spring[i] > 0 && ld > 0)
+      tendon_spring(r, i, K, ld);
     for (int k = td->first[i]; k + 1 < td->first[i + 1]; k++) {
       /* the chord from A to B is a function of the joints between their
        * bodies only (the others move both rigidly): with J_j = a_j x (B -

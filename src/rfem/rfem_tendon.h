@@ -24,6 +24,17 @@ typedef struct rfem_tendons {
   double *world;   /* 3 per disk: its world position at the last update */
   double tension[ROD_MAX_TENDONS]; /* N, at the last rfem_tendon_forces */
   double length[ROD_MAX_TENDONS];  /* m, the polygon's from start to end */
+  /* displacement control: the polygon's length on the straight unloaded
+   * chain (m), and dtau/dL at the last rfem_tendon_forces (N/m; 0 where
+   * the tendon is slack or tension-controlled) */
+  double rest[ROD_MAX_TENDONS];
+  double spring[ROD_MAX_TENDONS];
+  double *dL; /* a joint's dL/dq of one tendon (rfem_tendon.c), links */
+  /* the springs of displacement control in generalized-alpha's iteration
+   * matrix S0 + U W U^T (rfem_tendon_factor): U's columns dL/dq, W the
+   * springs times beta', Z = S0^-1 U; m of them (links x m each) */
+  double *U, *Z, W[ROD_MAX_TENDONS];
+  int m;
   /* W, at the last rfem_tendon_friction: sum over the guides of beta tau
    * theta s_t^2, the friction force times the sliding rate (>= 0) */
   double friction_power[ROD_MAX_TENDONS];
@@ -38,7 +49,11 @@ void rfem_tendon_free(rfem_tendons *t);
 /* fext += each tendon's pull on its disks at the chain's current
  * kinematics, tension scale times its value at t: tau (c_out - c_in) at
  * each disk, c the unit chords from disk to disk (c_in at the start and
- * c_out at the anchor 0). Keeps the tensions and lengths. */
+ * c_out at the anchor 0). A displacement-controlled tendon's tension
+ * follows from its length L at that kinematics, the rod's constraint b +
+ * L = l* (1 + c tau), l* = l0 + b - dl(t) (docs/tendons.md), solved for
+ * tau: max(0, (b + L - l*) / (c l*)) (c > 0: the scenario refuses 0 on
+ * the chain). Keeps the tensions and lengths. */
 void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext);
 /* fext += the friction of each tendon with `friction` against its guides
  * (rfem_tendon_friction.c): at each disk between its start and its anchor
@@ -57,6 +72,17 @@ void rfem_tendon_stiffness(const rod_rfem *r, double *K, int ld);
  * whole tendon term on the planar centered chain, where each chord spans
  * one joint), at the state of the last rfem_tendon_forces. */
 void rfem_tendon_iteration(const rod_rfem *r, double beta_p, double *extra);
+/* Displacement-controlled tendons make the iteration matrix S0 + beta'
+ * sum k_i g_i g_i^T (g_i = dL_i/dq, k_i = dtau_i/dL_i): a full coupling
+ * of the joints the tendon crosses, too strong for the diagonal alone
+ * (thousands of iterations a step). After S0's factorisation (the chain's
+ * mass solve with its extras), the taut ones' columns and S0^-1 of them;
+ * the joint f0 - 1 is driven (f0 = 1) and takes no correction. */
+void rfem_tendon_factor(rod_rfem *r, double beta_p, int f0);
+/* x = S^-1 b from x = S0^-1 b (links), by Woodbury's identity:
+ * x -= Z (W^-1 + U^T Z)^-1 U^T x. */
+void rfem_tendon_correct(const rod_rfem *r, double *x);
+
 /* The backbone's own force and moment at the clamp (n0, m0, about the
  * point p0) and the tip (nL, mL, about pL), as the rod reports them
  * (docs/tendons.md): minus the pull of the tendons that leave the rod at
