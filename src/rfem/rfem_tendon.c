@@ -214,27 +214,42 @@ static void joint_axis(const rod_rfem *r, int j, double a[3], double o[3]) {
   m3_mul_v(a, R, rod_chain_get_link(r->chain, j)->axis);
 }
 
+/* The unit chord c from disk k to disk k + 1 and its length, or 0 when it
+ * crosses no joint (both disks on one body) or has no length: then its
+ * length depends on no joint angle. */
+static double crossing_chord(const rfem_tendons *td, int k, double c[3]) {
+  v3_sub(c, td->world + 3 * (k + 1), td->world + 3 * k);
+  const double len = v3_norm(c);
+  if (td->disk[k + 1].link <= td->disk[k].link || !(len > 0))
+    return 0.0;
+  v3_scale(c, 1.0 / len, c);
+  return len;
+}
+
+/* J = a_j x (B - o_j): how the point B of a body beyond joint j moves with
+ * q_j; the joint's world axis a_j into a. */
+static void joint_jacobian(const rod_rfem *r, int j, const double B[3],
+                           double a[3], double J[3]) {
+  double o[3], d[3];
+  joint_axis(r, j, a, o);
+  v3_sub(d, B, o);
+  v3_cross(J, a, d);
+}
+
 /* A displacement-controlled tendon's tension follows its length, tau =
  * k (b + L - l*) while taut: G = -tau dL/dq gains dG/dq = -k dL/dq dL/dq^T
- * beside -tau d^2 L / dq^2. Into K as tendon_hessian (g = dL/dq, from the
- * chords that cross each joint: c . a_j x (B - o_j)). */
+ * beside -tau d^2 L / dq^2. Its g = dL/dq, from the chords that cross
+ * each joint: c . a_j x (B - o_j). */
 static void spring_gradient(const rod_rfem *r, int i, double *g) {
   const rfem_tendons *td = r->tendons;
   memset(g, 0, (size_t)rod_chain_size(r->chain) * sizeof *g);
   for (int d = td->first[i]; d + 1 < td->first[i + 1]; d++) {
-    const int la = td->disk[d].link, lb = td->disk[d + 1].link;
-    const double *B = td->world + 3 * (d + 1);
-    double c[3];
-    v3_sub(c, B, td->world + 3 * d);
-    const double len = v3_norm(c);
-    if (lb <= la || !(len > 0))
+    double c[3], aj[3], Jj[3];
+    if (crossing_chord(td, d, c) == 0.0)
       continue;
-    v3_scale(c, 1.0 / len, c);
-    for (int j = la + 1; j <= lb; j++) {
-      double aj[3], oj[3], Jj[3], e[3];
-      joint_axis(r, j, aj, oj);
-      v3_sub(e, B, oj);
-      v3_cross(Jj, aj, e);
+    const double *B = td->world + 3 * (d + 1);
+    for (int j = td->disk[d].link + 1; j <= td->disk[d + 1].link; j++) {
+      joint_jacobian(r, j, B, aj, Jj);
       g[j] += v3_dot(c, Jj);
     }
   }
@@ -317,21 +332,15 @@ static void tendon_hessian(const rod_rfem *r, double *K, int ld, double scale) {
       const int la = td->disk[k].link, lb = td->disk[k + 1].link;
       const double *B = td->world + 3 * (k + 1);
       double c[3];
-      v3_sub(c, B, td->world + 3 * k);
-      const double len = v3_norm(c);
-      if (lb <= la || !(len > 0))
+      const double len = crossing_chord(td, k, c);
+      if (len == 0.0)
         continue;
-      v3_scale(c, 1.0 / len, c);
       for (int j = la + 1; j <= lb; j++) {
-        double aj[3], oj[3], Jj[3], d[3];
-        joint_axis(r, j, aj, oj);
-        v3_sub(d, B, oj);
-        v3_cross(Jj, aj, d);
+        double aj[3], Jj[3];
+        joint_jacobian(r, j, B, aj, Jj);
         for (int m = j; m <= (ld > 0 ? lb : j); m++) {
-          double am[3], om[3], Jm[3], e[3], w[3];
-          joint_axis(r, m, am, om);
-          v3_sub(e, B, om);
-          v3_cross(Jm, am, e);
+          double am[3], Jm[3], w[3];
+          joint_jacobian(r, m, B, am, Jm);
           v3_cross(w, aj, Jm); /* a_j x (a_m x (B - o_m)) */
           const double H =
               (v3_dot(Jj, Jm) - v3_dot(c, Jj) * v3_dot(c, Jm)) / len +
