@@ -269,7 +269,7 @@ static double peg_width(const double *x, const double *T) {
 /* The contact steps of the chain (rfem_contact_step.h) integrate through
  * the chain's dynamics, whose external forces hold the friction: the two
  * compose without special cases. With the peg the loop is 70.1, 83.0 and
- * 114 mm wide with beta = 0, 4 and 16 s/m, and the peg moves the tip by
+ * 119 mm wide with beta = 0, 4 and 16 s/m, and the peg moves the tip by
  * up to 0.42, 0.31 and 0.20 m against the runs without it; a second tendon
  * with friction at 0 N leaves the contact run bit for bit as it was
  * (beta = 0: the contact run without friction). Required: the widths

@@ -77,7 +77,8 @@ int rfem_contact_create(rod_rfem *r) {
   c->rho = sc->rfem.spectral_radius;
   c->closed = !sc->motor.enabled && sc->loads.count == 0 &&
               !sc->impulse.enabled && sc->base.motion_file[0] == '\0' &&
-              v3_norm(sc->tip.force) == 0 && v3_norm(sc->tip.moment) == 0;
+              v3_norm(sc->tip.force) == 0 && v3_norm(sc->tip.moment) == 0 &&
+              sc->tendons.count == 0;
   c->nslots = 1 + 2 * r->nelements;
   c->rows = w.friction ? 3 : 1;
   int curved = 0;

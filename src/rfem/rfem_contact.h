@@ -110,8 +110,8 @@ typedef struct rfem_contacts {
   /* the energy guard of the nonsmooth scheme: the spectral radius of the
    * step being taken, whether nothing but gravity, drag, damping and the
    * bodies works on the rod (no motor, moving clamp, impulse, tip or
-   * point loads: the guard is off otherwise), and the steps retaken with
-   * the radius 0.5 and 0 since t = 0 */
+   * point loads, tendons: the guard is off otherwise), and the steps retaken
+   * with the radius 0.5 and 0 since t = 0 */
   double rho;
   bool closed;
   long retaken_half, retaken_zero, halved;
