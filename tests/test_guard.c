@@ -78,6 +78,43 @@ START_TEST(self_intersection) {
 }
 END_TEST
 
+/* The guard keeps the sweep's order from one sample to the next: a rod
+ * bending from straight into ever tighter hairpins and back, then on a
+ * coarser grid, gets the verdict and the message a new guard gives each
+ * sample, and crosses itself below r = 0.005 m (legs 2 r apart, less than
+ * the diameter 0.01 m). */
+START_TEST(self_intersection_over_a_motion) {
+  rod_scenario sc;
+  rod_scenario_default(&sc);
+  sc.rod.diameter = 0.01;
+  rod_guard kept;
+  rod_guard_init(&kept, &sc);
+  char msg[256], fresh_msg[256];
+  curve c;
+  int crossed = 0;
+  for (int k = 0; k <= 80; k++) {
+    const int back = k > 40 ? 80 - k : k;
+    const double r = back == 0 ? 0.0 : 0.3 / (1 << (back / 5)) / (1 + back % 5);
+    make_curve(&c, 1.0, r);
+    if (k > 70) /* a coarser grid: the order starts again */
+      c.smp.points = 21;
+    msg[0] = fresh_msg[0] = 0;
+    const bool a = rod_guard_crossing(&kept, &c.smp, msg, sizeof msg);
+    rod_guard fresh;
+    rod_guard_init(&fresh, &sc);
+    const bool b =
+        rod_guard_crossing(&fresh, &c.smp, fresh_msg, sizeof fresh_msg);
+    rod_guard_free(&fresh);
+    ck_assert_int_eq(a, b);
+    ck_assert_str_eq(msg, fresh_msg);
+    ck_assert_int_eq(a, r > 0 && r < 0.005);
+    crossed += a;
+  }
+  ck_assert_int_gt(crossed, 0);
+  rod_guard_free(&kept);
+}
+END_TEST
+
 /* A straight horizontal rod under its weight and a tip force: n(0) the
  * sum of the loads, m(0) their moment about the clamp; 1% off fails. */
 START_TEST(clamp_balance) {
@@ -124,6 +161,7 @@ static Suite *guard_suite(void) {
   TCase *tc = tcase_create("plausibility");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, self_intersection);
+  tcase_add_test(tc, self_intersection_over_a_motion);
   tcase_add_test(tc, clamp_balance);
   tcase_add_test(tc, static_loop_reported);
   suite_add_tcase(s, tc);

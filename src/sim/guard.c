@@ -18,6 +18,7 @@ void rod_guard_init(rod_guard *g, const rod_scenario *sc) {
   g->diameter = sc->rod.diameter;
   g->gap = 0.5 * M_PI * sc->rod.diameter;
   g->capacity = 0;
+  g->segments = 0;
   g->box = NULL;
 }
 
@@ -25,6 +26,7 @@ void rod_guard_free(rod_guard *g) {
   free(g->box);
   g->box = NULL;
   g->capacity = 0;
+  g->segments = 0;
 }
 
 /* Squared distance between the segments [p1, q1] and [p2, q2]
@@ -71,9 +73,18 @@ static double segment_distance2(const double *p1, const double *q1,
   return v3_dot(d, d);
 }
 
-static int box_cmp(const void *a, const void *b) {
-  const struct rod_guard_box *x = a, *y = b;
-  return (x->lo > y->lo) - (x->lo < y->lo);
+/* Sort the boxes by lo in place by insertion: they come in the last
+ * sample's order, which a step changes little (a few swaps: linear time),
+ * where qsort took a buffer from malloc and n log n comparisons at every
+ * step. */
+static void sort_boxes(struct rod_guard_box *box, int n) {
+  for (int i = 1; i < n; i++) {
+    const struct rod_guard_box b = box[i];
+    int j = i;
+    for (; j > 0 && box[j - 1].lo > b.lo; j--)
+      box[j] = box[j - 1];
+    box[j] = b;
+  }
 }
 
 /* Every value of v[0..n) finite: x - x is +0 for a finite x and NaN for
@@ -110,6 +121,11 @@ static bool intersects(rod_guard *g, const rod_sample *s, char *msg,
     g->box = b;
     g->capacity = n;
   }
+  if (n != g->segments) { /* the first sample, or a new grid */
+    for (int i = 0; i < n; i++)
+      g->box[i].seg = i;
+    g->segments = n;
+  }
   const double *p = s->position;
   double lo[3] = {INFINITY, INFINITY, INFINITY};
   double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -123,13 +139,13 @@ static bool intersects(rod_guard *g, const rod_sample *s, char *msg,
     if (hi[c] - lo[c] > hi[ax] - lo[ax])
       ax = c;
   const double r = g->diameter;
-  for (int i = 0; i < n; i++) {
+  for (int k = 0; k < n; k++) { /* in the last sample's order */
+    const int i = g->box[k].seg;
     double a = p[3 * i + ax], b = p[3 * (i + 1) + ax];
-    g->box[i].lo = fmin(a, b);
-    g->box[i].hi = fmax(a, b) + r;
-    g->box[i].seg = i;
+    g->box[k].lo = fmin(a, b);
+    g->box[k].hi = fmax(a, b) + r;
   }
-  qsort(g->box, (size_t)n, sizeof *g->box, box_cmp);
+  sort_boxes(g->box, n);
   double best = INFINITY, sa = 0, sb = 0;
   for (int x = 0; x < n; x++) {
     for (int y = x + 1; y < n && g->box[y].lo <= g->box[x].hi; y++) {

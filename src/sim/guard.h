@@ -28,6 +28,8 @@ typedef struct {
   double gap;                /* m: arclength apart beyond which parts must not
                                 come closer than the diameter */
   int capacity;              /* segments the buffer holds */
+  int segments;              /* segments in box's order, from the last
+                                sample (0: none yet) */
   struct rod_guard_box *box; /* per segment, sorted (allocated at the first
                                 sample, the static one) */
 } rod_guard;
