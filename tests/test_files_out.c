@@ -484,6 +484,47 @@ static rod_cli_result interrupt_static(const char *out) {
  * that is not a regular file (here a link to /dev/null; as root, -o
  * /dev/null itself was deleted) is never removed. Before, the handler
  * unlinked the output's path when it was not a regular file. */
+/* A user's own file where a run's XDMF description would go is left as
+ * it is, and the run says so without failing: `rodsim run` with one
+ * warning line, the library by rod_sim_warning (before: nothing), which
+ * the next output clears. */
+START_TEST(xdmf_in_the_way_is_said) {
+  write_scenario("rod.ini", "");
+  rod_test_write(dir, "run.xdmf", "my notes\n");
+  double wall;
+  rod_cli_result r = run_in_dir("run rod.ini -o run.h5 -q", &wall);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_msg(strstr(r.err, "output.xdmf: warning:") &&
+                    strstr(r.err, "run.xdmf not written"),
+                "%s", r.err);
+  char text[64];
+  slurp("run.xdmf", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  /* the library */
+  char ini[600], out[600];
+  in_dir(ini, sizeof ini, "rod.ini");
+  in_dir(out, sizeof out, "run.h5");
+  rod_sim *sim;
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(rod_sim_create_file(ini, &sim, &err), ROD_OK);
+  ck_assert_str_eq(rod_sim_warning(sim), "");
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_OK);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 0.01), ROD_OK);
+  ck_assert_int_eq(rod_sim_close_output(sim, NULL), ROD_OK);
+  ck_assert_msg(strstr(rod_sim_warning(sim), "run.xdmf not written") &&
+                    strstr(rod_sim_warning(sim), "not a file rodsim wrote"),
+                "%s", rod_sim_warning(sim));
+  slurp("run.xdmf", text, sizeof text);
+  ck_assert_str_eq(text, "my notes\n");
+  in_dir(out, sizeof out, "other.h5"); /* its description can be written */
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_OK);
+  ck_assert_str_eq(rod_sim_warning(sim), "");
+  ck_assert_int_eq(rod_sim_close_output(sim, NULL), ROD_OK);
+  ck_assert_str_eq(rod_sim_warning(sim), "");
+  rod_sim_free(sim);
+}
+END_TEST
+
 START_TEST(static_interrupt_removes_only_its_own_file) {
   char link_path[600], text[64];
   in_dir(link_path, sizeof link_path, "null");
@@ -560,6 +601,7 @@ static Suite *files_out_suite(void) {
   tcase_add_test(tc, commands_replace_only_their_outputs);
   tcase_add_test(tc, every_writer_takes_the_lock);
   tcase_add_test(tc, static_interrupt_removes_only_its_own_file);
+  tcase_add_test(tc, xdmf_in_the_way_is_said);
   tcase_add_test(tc, run_onto_its_scenario_refused);
   suite_add_tcase(s, tc);
   return s;

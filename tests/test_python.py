@@ -147,6 +147,27 @@ class Stepping(unittest.TestCase):
         sim.run(0.03)
         self.assertEqual(sim.time, 0.03)
 
+    def test_xdmf_in_the_way_warns(self):
+        """A user's own file where the description would go stays as it
+        is; closing the output says so as a RuntimeWarning, the run's file
+        complete."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.h5")
+            with open(os.path.join(d, "o.xdmf"), "w") as f:
+                f.write("my notes\n")
+            sc = rodsim.Scenario(ini="[rod]\nlength = 0.3\n[space]\n"
+                                     "nodes = 20\n")
+            sim = rodsim.Sim(sc, output=path)
+            sim.run(0.004)
+            with self.assertWarnsRegex(RuntimeWarning,
+                                       "o.xdmf not written"):
+                sim.close_output()
+            sim.close()
+            with open(os.path.join(d, "o.xdmf")) as f:
+                self.assertEqual(f.read(), "my notes\n")
+            self.assertEqual(rodsim.load(path)["attrs"]["status"],
+                             "complete")
+
     def test_output_and_load(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "o.h5")

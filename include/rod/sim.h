@@ -167,6 +167,13 @@ int rod_sim_open_output(rod_sim *sim, const char *path);
  * removed. */
 int rod_sim_close_output(rod_sim *sim, const char *status);
 
+/* What the last output closed warns about without failing, or "": its
+ * XDMF description (output.xdmf) was not written, e.g. a file of that
+ * name that rodsim did not write is in the way (`rodsim export FILE.h5
+ * --xdmf -o OTHER.xdmf` writes one later). Cleared when an output is
+ * opened. The text stays valid until the next call on sim. */
+const char *rod_sim_warning(const rod_sim *sim);
+
 /* ---- solving ----------------------------------------------------------- */
 
 /* The static equilibrium under the loads at t = 0 (docs/scenario.md, the

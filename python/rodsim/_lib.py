@@ -125,6 +125,7 @@ def _signatures():
         "rod_sim_error": (cp, [vp]),
         "rod_sim_open_output": (ip, [vp, cp]),
         "rod_sim_close_output": (ip, [vp, cp]),
+        "rod_sim_warning": (cp, [vp]),
         "rod_sim_output_every": (ip, [vp]),
         "rod_sim_flush": (ip, [vp]),
         "rod_sim_static": (ip, [vp]), "rod_sim_step": (ip, [vp]),

@@ -8,6 +8,7 @@ import functools
 import math
 import os
 import threading
+import warnings
 
 import numpy as np
 
@@ -266,11 +267,18 @@ class Sim:
         return self._end_output(status)
 
     def _end_output(self, status):
+        """Close the output; what its close warns about (its XDMF
+        description not written) as a RuntimeWarning."""
         self._has_output = False
         if self._p is None:
             return self
-        return self._check(lib.rod_sim_close_output(
-            self._p, None if status is None else status.encode()))
+        st = lib.rod_sim_close_output(
+            self._p, None if status is None else status.encode())
+        said = lib.rod_sim_warning(self._p)
+        if said:
+            warnings.warn("%s: %s" % (self.name, said.decode(errors="replace")),
+                          RuntimeWarning, stacklevel=3)
+        return self._check(st)
 
     # ---- solving ---------------------------------------------------------
 

@@ -47,6 +47,14 @@ const char *rod_sim_error(const rod_sim *sim) {
   return s->err_text;
 }
 
+const char *rod_sim_warning(const rod_sim *sim) {
+  return sim ? sim->warning : "";
+}
+
+void rod_sim_set_warning(rod_sim *sim, const char *text) {
+  snprintf(sim->warning, sizeof sim->warning, "%s", text);
+}
+
 void rod_sim_get_error(const rod_sim *sim, rod_error *err) {
   if (err && sim)
     *err = sim->err;

@@ -12,6 +12,10 @@ void rod_sim_fix_every(rod_sim *sim, int every);
  * status. */
 int rod_sim_set_failure(rod_sim *sim, int status, const rod_error *err);
 
+/* text as what the simulation's output warns about (rod_sim_warning); ""
+ * clears it. */
+void rod_sim_set_warning(rod_sim *sim, const char *text);
+
 /* Close the simulation's sink before another replaces it: "complete" at
  * the run's end, else interrupted and when (or its failure). */
 int rod_sim_close_replaced(rod_sim *sim);

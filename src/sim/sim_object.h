@@ -66,6 +66,8 @@ struct rod_sim {
   double last_progress;
   rod_error err;
   char err_text[1024];
+  char warning[1024]; /* rod_sim_warning: what the last output closed warns
+                         about, or "" */
 };
 
 /* Record a failure: err, its text (rod_sim_error); returns status. */

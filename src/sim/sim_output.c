@@ -2,6 +2,7 @@
  * rod_sim_output_every of rod/sim.h): the one file that joins the
  * simulation to the HDF5 logger, which it attaches as a sink like any
  * other (rod/sample.h), so that neither of the two knows the other. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -15,8 +16,10 @@
  * is not the run's). */
 typedef struct {
   rod_sim_sink file;
+  rod_sim *sim; /* where a failed description is said (rod_sim_warning) */
   bool described;
   char xdmf[ROD_PATH_MAX + 8];
+  char h5[ROD_PATH_MAX];
 } sim_output;
 
 static int output_sample(void *user, double t, const rod_sample *s,
@@ -32,9 +35,18 @@ static int output_tick(void *user) {
 
 static int output_close(void *user, const char *status) {
   sim_output *o = user;
-  rod_error ignored = {{0}, {0}, {0}, 0};
-  const int st = rod_logger_close_xdmf(o->file.user, status,
-                                       o->described ? o->xdmf : NULL, &ignored);
+  rod_error xdmf_err = {{0}, {0}, {0}, 0};
+  const int st = rod_logger_close_xdmf(
+      o->file.user, status, o->described ? o->xdmf : NULL, &xdmf_err);
+  if (xdmf_err.message[0]) { /* the run's file stands: a warning */
+    char why[768], text[sizeof why + 3 * ROD_PATH_MAX];
+    rod_error_format(&xdmf_err, why, sizeof why);
+    snprintf(text, sizeof text,
+             "output.xdmf: %s not written (%s); rodsim export %s --xdmf -o "
+             "OTHER.xdmf makes it",
+             o->xdmf, why, o->h5);
+    rod_sim_set_warning(o->sim, text);
+  }
   free(o);
   return st;
 }
@@ -54,6 +66,7 @@ int rod_sim_open_output(rod_sim *sim, const char *path) {
   if (!sim)
     return ROD_EINVAL;
   rod_sim_close_replaced(sim);
+  rod_sim_set_warning(sim, "");
   rod_sim_output_every(sim);
   const rod_scenario *sc = rod_sim_scenario(sim);
   const char *file = path ? path : sc->output.file;
@@ -76,6 +89,8 @@ int rod_sim_open_output(rod_sim *sim, const char *path) {
       unlink(o->xdmf);
     o->described = sc->output.xdmf;
   }
+  o->sim = sim;
+  snprintf(o->h5, sizeof o->h5, "%s", file);
   o->file = rod_logger_sink(lg);
   rod_sim_sink sink = {.sample = output_sample,
                        .tick = output_tick,
