@@ -2,7 +2,8 @@
  * rod/scenario.h; docs/commands.md#warnings): the unit slips
  * (scenario_units.c), then the advice on the static state (the chain's
  * elements, Euler in arclength) and on time stepping (the step against
- * the rod's first bending mode and an impulse, the grid against the
+ * the rod's first bending mode and an impulse, the 3D chain's torsion
+ * joints under generalized-alpha's damping, the grid against the
  * step's length scale k, the history of the Runge-Kutta stages). */
 #include <math.h>
 #include <stdbool.h>
@@ -116,6 +117,57 @@ static void warn_time_step(const rod_scenario *sc, rod_warning_list *w) {
       floor(lo / p) * p);
 }
 
+/* A 3D chain under generalized-alpha whose loads twist it: the numerical
+ * damping (rho_inf < 1) on the stiff torsion joints, omega_t = sqrt(GJ /
+ * rho J) n / L, moves the out-of-plane swing by an amount that grows with
+ * the elements, about as (omega_t dt)^2.4 dt (1 - rho_inf). Measured on
+ * the weight-release rod carrying a body offset across the bending plane
+ * (docs/numerics.md, "The 3D chain: twist and the out-of-plane swing"):
+ * the chain's tip y converged with the elements up to 80 at 1 ms and 160
+ * at 0.5 ms (index 0.33, 0.16) and grew with them at 2 ms from 80 and at
+ * 1 ms at 160 (3.5, 1.7); at the index 1 (1.3 ms on 80, 0.85 ms on 160)
+ * the 160 elements moved again, at 0.5 (0.69 ms on 160) the differences
+ * from half the elements fell, 0.047, 0.014, 0.012 mm at 40, 80, 160.
+ * Watched where a body off the rod's axis twists it. */
+static const double torsion_index_most = 0.5;
+
+static double torsion_index(const rod_scenario *sc, double omega_t, double dt) {
+  return pow(omega_t * dt / 1000.0, 2.4) * (dt / 1e-3) *
+         (1.0 - sc->rfem.spectral_radius) / 0.1;
+}
+
+static void warn_chain_torsion(const rod_scenario *sc, rod_warning_list *w) {
+  if (sc->solver.backend != ROD_BACKEND_RFEM || sc->rfem.planar ||
+      sc->rfem.integrator != ROD_RFEM_GENALPHA ||
+      !(sc->rfem.spectral_radius < 1.0) || sc->time.duration <= 0 ||
+      sc->tip.release || !(sc->tip.mass > 0) ||
+      hypot(sc->tip.offset[0], sc->tip.offset[1]) == 0.0)
+    return;
+  rod_model m;
+  rod_model_init(&m, sc);
+  const double omega_t = sqrt(m.K[2] / (sc->rod.density * m.polar_moment)) *
+                         sc->rfem.segments / m.length;
+  if (torsion_index(sc, omega_t, sc->time.dt) <= torsion_index_most)
+    return;
+  double lo = 0.0, hi = sc->time.dt; /* the largest step that would do */
+  for (int i = 0; i < 60; i++) {
+    const double mid = 0.5 * (lo + hi);
+    if (torsion_index(sc, omega_t, mid) <= torsion_index_most)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const double p = pow(10.0, floor(log10(lo)) - 1);
+  rod_warning_add(
+      w, "time.dt",
+      "a step of %g s lets generalized-alpha's numerical damping "
+      "(rfem.spectral_radius = %g) on the %d torsion joints (omega_t dt = "
+      "%.3g) move the twisted body's swing with the element count: use "
+      "time.dt = %.2g s or less, or rfem.spectral_radius = 1",
+      sc->time.dt, sc->rfem.spectral_radius, sc->rfem.segments,
+      omega_t * sc->time.dt, floor(lo / p) * p);
+}
+
 /* The chain's static tip error, second order in its elements: at most
  * chain_static_c G L / n^2, G the growth of the static solutions
  * along the rod (rod_model_static_growth; the robustness study measured
@@ -174,8 +226,10 @@ int rod_scenario_warnings(const rod_scenario *sc, int what, rod_warning *out,
   const bool statics = what & ROD_WARN_STATICS, time = what & ROD_WARN_TIME;
   if (what & ROD_WARN_UNITS)
     rod_scenario_warn_units(sc, w);
-  if (time)
+  if (time) {
     warn_time_step(sc, w);
+    warn_chain_torsion(sc, w);
+  }
   if (time && sc->impulse.enabled &&
       sc->impulse.duration < IMPULSE_STEPS * sc->time.dt)
     rod_warning_add(w, "impulse.duration",

@@ -1,5 +1,6 @@
 /* The joints of the RFEM chain: the torques of the spring-damper elements
- * (Voigt and Maxwell, Iwamura et al., eq. 5-6) and of the PD motor (the RFEM
+ * (Voigt and Maxwell, Iwamura et al., eq. 5-6; a 3D element's Voigt springs
+ * on its turn's rotation vector) and their stiffness, of the PD motor (the RFEM
  * tutorial "Modeling deformable objects", 2022) or the computed-torque
  * motor (the PD plus the chain's inverse dynamics), plus the torques of the
  * step's contact forces (rfem_state.h, contact_torque); the Maxwell element's
@@ -7,6 +8,7 @@
  * matrix; the prescribed motor joint's motion and the full link vectors from
  * the free ones; the springs' elastic energy. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/loads.h"
@@ -47,6 +49,100 @@ void rfem_unpack(rod_rfem *r, double t, const double *qf, const double *vf,
     memcpy(qdd + f0, qddf, bytes);
 }
 
+/* ---- the turn of a 3D element ------------------------------------------
+ * A 3D element turns from the previous body by E = Rx(a) Ry(b) Rz(c), its
+ * joints' angles x = (a, b, c) about d1, d2, d3 (rfem_build.c). The
+ * continuous rod's elastic energy over the element is (1/2) theta^T K
+ * theta, theta = l u the rotation vector of E (u the curvature and twist
+ * at the element's joint, K = diag(EI, EI, GJ) / l). By the
+ * Baker-Campbell-Hausdorff series
+ *   theta = (a + b c / 2, b - a c / 2, c + a b / 2) + O(|x|^3);
+ * springs on the angles x themselves miss the quadratic terms: a twist c
+ * times an in-plane bend a then bends out of the plane by a c / 2 per
+ * joint, a force error of GJ u_1 u_3 l on every joint, which sums to a
+ * first-order error in the elements (the out-of-plane swing of a body
+ * offset across the bending plane). The springs act on theta(x) -
+ * theta(x0), x0 the rest angles, so their error is O(|x|^3) per joint and
+ * the chain's second order in its elements holds in 3D. Where two of the
+ * angles are zero (a motion in a plane) theta = x exactly. */
+
+/* theta(x) of the expansion above and its Jacobian d theta / dx (row
+ * major). */
+static void element_turn(const double *x, double th[3], double J[9]) {
+  th[0] = x[0] + 0.5 * x[1] * x[2];
+  th[1] = x[1] - 0.5 * x[0] * x[2];
+  th[2] = x[2] + 0.5 * x[0] * x[1];
+  if (!J)
+    return;
+  J[0] = 1.0, J[1] = 0.5 * x[2], J[2] = 0.5 * x[1];
+  J[3] = -0.5 * x[2], J[4] = 1.0, J[5] = -0.5 * x[0];
+  J[6] = 0.5 * x[1], J[7] = 0.5 * x[0], J[8] = 1.0;
+}
+
+/* True when link i is the first of a 3D element's three joints (two
+ * bending, then torsion). */
+static bool element_start(const rod_rfem *r, int i) {
+  return r->role[i] == RFEM_BEND && i + 2 < r->nlinks &&
+         r->role[i + 2] == RFEM_TORSION;
+}
+
+/* The element's turn from its rest, theta(x) - theta(x0) (rad). */
+static void element_strain(const rod_rfem *r, int i, const double *q,
+                           double e[3], double J[9]) {
+  double th0[3];
+  element_turn(q + i, e, J);
+  element_turn(r->q0 + i, th0, NULL);
+  for (int m = 0; m < 3; m++)
+    e[m] -= th0[m];
+}
+
+/* The Voigt element's torques on the element's joints from link i:
+ * -J^T (K e + C J v), the gradient of the energy (1/2) e^T K e and of the
+ * dissipation (1/2) (J v)^T C (J v). */
+static void element_torques(const rod_rfem *r, int i, const double *q,
+                            const double *v, double *tau) {
+  double e[3], J[9], w[3];
+  element_strain(r, i, q, e, J);
+  for (int m = 0; m < 3; m++)
+    w[m] = J[3 * m] * v[i] + J[3 * m + 1] * v[i + 1] + J[3 * m + 2] * v[i + 2];
+  for (int a = 0; a < 3; a++) {
+    double f = 0.0;
+    for (int m = 0; m < 3; m++)
+      f += J[3 * m + a] * (r->k[i + m] * e[m] + r->c[i + m] * w[m]);
+    tau[i + a] = -f;
+  }
+}
+
+void rfem_spring_stiffness(const rod_rfem *r, double *K, int ld) {
+  for (int i = 0; i < r->nlinks; i++) {
+    if (r->role[i] == RFEM_MOTOR || r->maxwell || !element_start(r, i)) {
+      K[i + (size_t)i * ld] += r->k[i];
+      continue;
+    }
+    /* J^T K J + sum_m k_m e_m d2 theta_m / dx2: the second derivatives
+     * are the constant 1/2, -1/2, 1/2 at (b, c), (a, c), (a, b) */
+    double e[3], J[9], H[9];
+    element_strain(r, i, r->q, e, J);
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) {
+        double h = 0.0;
+        for (int m = 0; m < 3; m++)
+          h += J[3 * m + a] * r->k[i + m] * J[3 * m + b];
+        H[3 * a + b] = h;
+      }
+    H[5] += 0.5 * r->k[i] * e[0];
+    H[7] += 0.5 * r->k[i] * e[0];
+    H[2] -= 0.5 * r->k[i + 1] * e[1];
+    H[6] -= 0.5 * r->k[i + 1] * e[1];
+    H[1] += 0.5 * r->k[i + 2] * e[2];
+    H[3] += 0.5 * r->k[i + 2] * e[2];
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++)
+        K[(i + a) + (size_t)(i + b) * ld] += H[3 * a + b];
+    i += 2;
+  }
+}
+
 /* The computed torque's model term at the chain's current kinematics and
  * external forces r->fext: [M(q) a + h(q, dq)]_0 with a = (the reference's
  * acceleration, 0, ..., 0), the RNEA's torque on the driven joint 0 when
@@ -71,6 +167,11 @@ void rfem_joint_torques(const rod_rfem *r, double t, const double *q,
         if (r->sc.motor.control == ROD_MOTOR_COMPUTED_TORQUE)
           tau[i] += motor_model_torque(r, t);
       }
+      continue;
+    }
+    if (!r->maxwell && element_start(r, i)) { /* a 3D element's turn */
+      element_torques(r, i, q, v, tau);
+      i += 2;
       continue;
     }
     /* Voigt: k q + c dq (eq. 5); Maxwell: its state Q plus the parallel
@@ -123,6 +224,14 @@ double rfem_elastic_energy(const rod_rfem *r) {
   for (int i = 0; i < r->nlinks; i++) {
     if (r->role[i] == RFEM_MOTOR)
       continue;
+    if (!r->maxwell && element_start(r, i)) {
+      double e[3];
+      element_strain(r, i, r->q, e, NULL);
+      for (int m = 0; m < 3; m++)
+        U += 0.5 * r->k[i + m] * e[m] * e[m];
+      i += 2;
+      continue;
+    }
     U += r->maxwell
              ? 0.5 * r->Q[i] * r->Q[i] / r->k[i]
              : 0.5 * r->k[i] * (r->q[i] - r->q0[i]) * (r->q[i] - r->q0[i]);

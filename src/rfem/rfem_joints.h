@@ -34,6 +34,10 @@ void rfem_maxwell_weights(double h, double T, double *E, double *w0,
 /* Maxwell torques Q1 after a step h from Q0 with rates v0 -> v1. */
 void rfem_maxwell_update(const rod_rfem *r, double h, const double *Q0,
                          const double *v0, const double *v1, double *Q1);
+/* K[a + b ld] += the springs' stiffness d2U / dq_a dq_b at the chain's
+ * r->q (N m/rad): k on the diagonal (the motor's kp), a 3D Voigt element's 3 x
+ * 3 block of its turn's energy (rfem_joints.c). */
+void rfem_spring_stiffness(const rod_rfem *r, double *K, int ld);
 /* Elastic energy of the joint springs (J). */
 double rfem_elastic_energy(const rod_rfem *r);
 

@@ -1,11 +1,12 @@
 /* The static residual of the RFEM chain (docs/numerics.md, Statics) and its
  * exact Jacobian, shared by the contact-free statics (rfem_static.c) and the
  * statics with contact (rfem_contact_static.c). Residual (scaled by L / EI,
- * the moment scale of solver.tolerance): r_i = (K (q - q0) - G(q))_i,
+ * the moment scale of solver.tolerance): r_i = (K (q - q0) - G(q))_i
+ * (a 3D element's springs on its turn, rfem_joints.c),
  * G = -RNEA(q, 0, 0) the generalised loads (gravity, the static point loads
  * and couples, the applied contact forces as dead loads, the tendons);
- * Jacobian H = K - dG/dq (rod_chain_load_stiffness, rfem_couple_stiffness,
- * rfem_tendon_stiffness), for dead
+ * Jacobian H = K - dG/dq (rfem_spring_stiffness, rod_chain_load_stiffness,
+ * rfem_couple_stiffness, rfem_tendon_stiffness), for dead
  * loads the Hessian of the potential energy. Maxwell joints carry the whole
  * load in their springs (Q = k q). */
 #include <string.h>
@@ -67,13 +68,13 @@ int rfem_static_eval(const rfem_static_loads *ld, const double *x, double *res,
     if (!r->prescribed && r->sc.motor.control == ROD_MOTOR_COMPUTED_TORQUE)
       for (int b = 0; b < n; b++) /* its model term cancels the loads' */
         r->kbuf[(size_t)b * n] = 0.0;
+    for (size_t i = 0; i < (size_t)n * n; i++)
+      r->kbuf[i] = -r->kbuf[i];
+    rfem_spring_stiffness(r, r->kbuf, n);
     for (int b = 0; b < nf; b++)
-      for (int a = 0; a < nf; a++) {
-        double Kab = -r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];
-        if (a == b)
-          Kab += r->k[f0 + a];
-        J[a + (size_t)b * nf] = scale * Kab;
-      }
+      for (int a = 0; a < nf; a++)
+        J[a + (size_t)b * nf] =
+            scale * r->kbuf[(f0 + a) + (size_t)(f0 + b) * n];
   }
   rod_chain_set_gravity(r->chain, r->sc.environment.gravity);
   return 0;
