@@ -167,6 +167,19 @@ START_TEST(tendon_datasets_in_the_file) {
     H5free_memory(u);
     H5free_memory(d);
   }
+  /* the tendons' work: J, 0 at t = 0, finite; no friction, no friction
+   * work */
+  hsize_t nw;
+  double *W = read_doubles(f, "/energy/tendon_work", &nw);
+  ck_assert(nw == nt && W[0] == 0);
+  for (hsize_t i = 0; i < nw; i++)
+    ck_assert(isfinite(W[i]));
+  free(W);
+  char *wu = object_attr(f, "/energy/tendon_work", "units");
+  ck_assert_str_eq(wu, "J");
+  H5free_memory(wu);
+  ck_assert_int_eq(H5Lexists(f, "/energy/tendon_friction_work", H5P_DEFAULT),
+                   0);
   char *note = object_attr(f, "/tendon/a/tension", "slack");
   ck_assert_msg(strstr(note, "in 12 samples, from t = 0 s to t = 0.02 s"),
                 "slack note: %s", note);
@@ -193,6 +206,31 @@ START_TEST(tendon_datasets_in_the_file) {
   free(T);
   free(l);
   H5Fclose(f);
+  /* with friction the friction loads' work too (<= 0 up to rounding: the
+   * tendon slides under tension); a run without tendons writes neither */
+  const char *friction = "--set tendon.a.friction=4";
+  for (int k = 0; k < 2; k++) {
+    rod_test_write(dir, "bare.ini",
+                   "[rod]\nlength = 0.3\n[time]\ndt = 1e-3\nduration = "
+                   "0.02\n");
+    snprintf(args, sizeof args, "run '%s/%s.ini' -o '%s/run.h5' --quiet %s",
+             dir, k ? "bare" : "run", dir, k ? "" : friction);
+    r = rod_test_cli(dir, args);
+    ck_assert_msg(r.status == 0, "rodsim run: %s", r.err);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert(f >= 0);
+    ck_assert_int_eq(H5Lexists(f, "/energy/tendon_work", H5P_DEFAULT), !k);
+    ck_assert_int_eq(H5Lexists(f, "/energy/tendon_friction_work", H5P_DEFAULT),
+                     !k);
+    if (!k) {
+      double *Wf = read_doubles(f, "/energy/tendon_friction_work", &nw);
+      ck_assert(nw == nt && Wf[0] == 0);
+      for (hsize_t i = 0; i < nw; i++)
+        ck_assert_msg(isfinite(Wf[i]) && Wf[i] <= 1e-12, "%g", Wf[i]);
+      free(Wf);
+    }
+    H5Fclose(f);
+  }
   rod_test_rmdir(dir);
 }
 END_TEST

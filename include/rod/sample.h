@@ -46,6 +46,13 @@ typedef struct {
   const double *tendon_tension; /* N (tendons): 0 when slack */
   const double *tendon_length;  /* m (tendons): along its routing from start
                                    to end, the integral of |p_i,s| ds */
+  /* J, since t = 0 (0 when the scenario has none; docs/tendons.md,
+   * "Energy"): the work of the tendons' tensions on the rod, -sum_i int
+   * tau_i dL_i (positive while a tendon under tension is pulled in), and
+   * of their friction loads on the rod, int int (f . v + l . omega) ds dt
+   * (<= 0), each by the trapezoidal rule over the steps */
+  double tendon_work;
+  double tendon_friction_work;
   /* The run's estimate of its largest tip error from t = 0 to this sample
    * (m; time.error_estimate, docs/numerics.md) when has_error_estimate:
    * set by the simulation, not the backend. */

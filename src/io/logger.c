@@ -52,6 +52,8 @@ enum {
   DS_GAPMIN,
   DS_DISSIPATED,
   DS_ERREST,
+  DS_TWORK,
+  DS_TFWORK,
   DS_COUNT,
   /* then /tendon/NAME/tension and /tendon/NAME/length of each tendon */
   DS_ALL = DS_COUNT + 2 * ROD_MAX_TENDONS
@@ -128,6 +130,18 @@ static const ds_def defs[DS_COUNT] = {
                    "to the sample, from a companion solution at twice "
                    "time.dt (time.error_estimate, docs/numerics.md): the "
                    "time discretisation's error, not the grid's"},
+    [DS_TWORK] = {"/energy/tendon_work", 1, false, 0, false, "J",
+                  "work of the tendons' tensions on the rod since t = 0, "
+                  "-sum of int tau dL over the tendons (L the length along "
+                  "the routing; positive while a tendon under tension is "
+                  "pulled in), by trapezoids over the steps"},
+    [DS_TFWORK] = {"/energy/tendon_friction_work", 1, false, 0, false, "J",
+                   "work of the tendons' friction loads on the rod since "
+                   "t = 0 (<= 0), the integral along the rod of the "
+                   "distributed force times the velocity and moment times "
+                   "the angular velocity (RFEM: the guides' point loads "
+                   "times their points' velocities), by trapezoids over the "
+                   "steps"},
 };
 
 /* Names of the /solver/method codes, in code order (ROD_METHOD_*). */
@@ -165,6 +179,7 @@ struct rod_logger {
   char tendon_path[2 * ROD_MAX_TENDONS][ROD_NAME_MAX + 16];
   long slack_samples[ROD_MAX_TENDONS];
   double slack_first[ROD_MAX_TENDONS], slack_last[ROD_MAX_TENDONS];
+  bool tendon_friction; /* some tendon has friction > 0 */
   int points;
   int block; /* samples per chunk along T */
   /* for the XDMF description written at the close (rod_logger_close_xdmf)
@@ -195,6 +210,8 @@ static const ds_def *def_of(const rod_logger *lg, int i) {
 
 /* The tendons' datasets of sc: /tendon/NAME/tension and length. */
 static void tendon_layout(rod_logger *lg, const rod_scenario *sc) {
+  for (int i = 0; i < sc->tendons.count; i++)
+    lg->tendon_friction |= sc->tendons.item[i].friction > 0;
   for (int i = 0; i < sc->tendons.count; i++)
     for (int q = 0; q < 2; q++) {
       char *path = lg->tendon_path[2 * i + q];
@@ -644,12 +661,15 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
   }
   for (int i = 0; i < DS_ALL; i++) {
     const ds_def *df = def_of(lg, i);
-    lg->present[i] = i < DS_COUNT
-                         ? !((i == DS_FORCE && !s->force) ||
-                             (i == DS_MOMENT && !s->moment) ||
-                             (df->contact && !s->contact_force) ||
-                             (i == DS_ERREST && !s->has_error_estimate))
-                         : i - DS_COUNT < 2 * s->tendons;
+    lg->present[i] =
+        i < DS_COUNT
+            ? !((i == DS_FORCE && !s->force) ||
+                (i == DS_MOMENT && !s->moment) ||
+                (df->contact && !s->contact_force) ||
+                (i == DS_ERREST && !s->has_error_estimate) ||
+                (i == DS_TWORK && s->tendons == 0) ||
+                (i == DS_TFWORK && (s->tendons == 0 || !lg->tendon_friction)))
+            : i - DS_COUNT < 2 * s->tendons;
     if (!lg->present[i])
       continue;
     int rank = ds_rank(df);
@@ -775,6 +795,10 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
   }
   if (lg->present[DS_ERREST])
     *ROW(DS_ERREST, double) = s->error_estimate;
+  if (lg->present[DS_TWORK])
+    *ROW(DS_TWORK, double) = s->tendon_work;
+  if (lg->present[DS_TFWORK])
+    *ROW(DS_TFWORK, double) = s->tendon_friction_work;
   for (int i = 0; i < s->tendons && lg->present[DS_COUNT + 2 * i]; i++) {
     *ROW(DS_COUNT + 2 * i, double) = s->tendon_tension[i];
     *ROW(DS_COUNT + 2 * i + 1, double) = s->tendon_length[i];
@@ -980,8 +1004,8 @@ static double sample_bytes(int points, bool contact) {
   double per_sample = 0;
   for (int i = 0; i < DS_COUNT; i++) {
     const ds_def *df = &defs[i];
-    if (df->contact && !contact)
-      continue;
+    if ((df->contact && !contact) || i == DS_TWORK || i == DS_TFWORK)
+      continue; /* the tendons' datasets are not in the budget */
     per_sample += (df->by_points ? points : 1) * df->per_point *
                   (double)type_size(df->type);
   }

@@ -52,6 +52,7 @@ int kr_bdf_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
     return status;
   kr_update_strategy(k, modified, st);
   kr_postprocess(k);
+  kr_tendon_work_step(k, t - k->time);
   kr_push_history(k);
   kr_tip_body_accept(k, k->node_y + (size_t)(k->nodes - 1) * KR_NODE);
   kr_record_step(k, x, first);

@@ -164,6 +164,7 @@ int kr_dirk_step(rod_kirchhoff *k, double t, rod_step_stats *st) {
   }
   /* stiffly accurate: the last stage's sweep is the solution at t */
   kr_postprocess(k);
+  kr_tendon_work_step(k, h);
   kr_tip_body_dirk_accept(k, T); /* reads the last sweep: before kr_accept */
   kr_friction_dirk_accept(k, T);
   kr_accept(k, x);

@@ -158,6 +158,7 @@ void kr_push_history(rod_kirchhoff *k) {
 /* The static solution as a rod at rest. */
 void kr_rest_history(rod_kirchhoff *k) {
   kr_friction_rest(k);
+  kr_tendon_work_start(k);
   if (k->history_kind == ROD_HISTORY_STAGE)
     rod_history_rest(k->stage_hist, k->stage_val, NULL);
   else

@@ -74,6 +74,11 @@ void kr_friction_stage_terms(rod_kirchhoff *k, const rod_dirk_table *T, int i,
 void kr_friction_stage_done(rod_kirchhoff *k, int i, double c0);
 void kr_friction_dirk_accept(rod_kirchhoff *k, const rod_dirk_table *T);
 void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out);
+/* The tendons' works on the rod (kirchhoff_tendon_work.c): zero at the
+ * static state, and a step of dt seconds accepted (after kr_postprocess:
+ * its tensions, lengths and sweep's records) added by trapezoids. */
+void kr_tendon_work_start(rod_kirchhoff *k);
+void kr_tendon_work_step(rod_kirchhoff *k, double dt);
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,
                         double *n, double *m);
 void kr_tendon_rates(const rod_kirchhoff *k, size_t p, const rod_rhs_work *wk,

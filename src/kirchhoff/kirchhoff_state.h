@@ -95,6 +95,12 @@ typedef struct rod_kirchhoff {
                          its last solve (pt[].tz), NULL without tendons */
   double tension[ROD_TENDONS_MAX]; /* N: the tendons' at the loads' time */
   double tendon_length[ROD_TENDONS_MAX]; /* m: at the last converged sweep */
+  /* The tendons' works on the rod since t = 0 (J; rod_sample), and the
+   * tensions (N), lengths (m) and friction loads' power (W) of the last
+   * accepted step they were summed to (kirchhoff_tendon_work.c). */
+  double tendon_work, friction_work;
+  double work_tension[ROD_TENDONS_MAX], work_length[ROD_TENDONS_MAX];
+  double friction_power;
   /* Displacement-controlled tendons (kirchhoff_tendon_solve.c): their
    * indices; the unknowns xi (N: the tension when >= 0; m: minus the
    * slack length when < 0); the length pulled in at the loads' time (m);

@@ -149,6 +149,8 @@ void kr_tendon_sample(const rod_kirchhoff *k, rod_sample *out) {
   out->tendons = k->sc.tendons.count;
   out->tendon_tension = out->tendons > 0 ? k->tension : NULL;
   out->tendon_length = out->tendons > 0 ? k->tendon_length : NULL;
+  out->tendon_work = k->tendon_work;
+  out->tendon_friction_work = k->friction_work;
 }
 
 void kr_tendon_backbone(const rod_kirchhoff *k, int g, const double *y,

@@ -163,6 +163,14 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   return ROD_OK;
 }
 
+/* The tendons' forces and friction at the current state, as sample
+ * evaluates them (r->fext its scratch), for their works. */
+static void tendon_loads_now(rod_rfem *r) {
+  rfem_place_base(r, r->t, r->at_static);
+  rod_chain_update(r->chain, r->q, r->v);
+  rfem_external_forces(r, r->t, r->at_static, r->fext);
+}
+
 static int solve_static(void *self, rod_step_stats *st) {
   rod_rfem *r = self;
   if (r->drive.base)
@@ -180,7 +188,12 @@ static int solve_static(void *self, rod_step_stats *st) {
     memcpy(r->contact->slot_pos, r->contact->slot_force,
            3 * (size_t)r->contact->world.count * r->contact->nslots *
                sizeof(double));
-  return rfem_start_dynamics(r);
+  status = rfem_start_dynamics(r);
+  if (status == ROD_OK && r->tendons) {
+    tendon_loads_now(r);
+    rfem_tendon_work_start(r->tendons);
+  }
+  return status;
 }
 
 static double static_progress(void *self) {
@@ -197,7 +210,13 @@ static int step(void *self, double t, rod_step_stats *st) {
   r->at_static = false;
   if (r->drive.base)
     rfem_drive_step(r, t);
-  return rfem_step(r, t, st);
+  const double t0 = r->t;
+  const int status = rfem_step(r, t, st);
+  if (status == ROD_OK && !st->rejected && r->tendons) {
+    tendon_loads_now(r);
+    rfem_tendon_work_step(r->tendons, r->t - t0);
+  }
+  return status;
 }
 
 /* Internal force n and moment m (world frame) at the points, in the
@@ -283,6 +302,8 @@ static int sample(void *self, rod_sample *out) {
   out->tendons = r->tendons ? r->tendons->count : 0;
   out->tendon_tension = r->tendons ? r->tendons->tension : NULL;
   out->tendon_length = r->tendons ? r->tendons->length : NULL;
+  out->tendon_work = r->tendons ? r->tendons->work : 0.0;
+  out->tendon_friction_work = r->tendons ? r->tendons->friction_work : 0.0;
   out->kinetic = rod_chain_kinetic_energy(r->chain);
   out->elastic = rfem_elastic_energy(r);
   out->gravity = rod_chain_gravity_energy(r->chain);

@@ -41,6 +41,12 @@ typedef struct rfem_tendons {
   /* W, at the last rfem_tendon_friction: the power of the friction loads
    * on the chain, sum F . v at their points of action */
   double friction_load_power[ROD_MAX_TENDONS];
+  /* J, since t = 0 (rfem_tendon_work.c): the tensions' work and the
+   * friction loads'; the tensions (N), lengths (m) and friction loads'
+   * power (W, all tendons) at the last accepted step's end */
+  double work, friction_work;
+  double work_tension[ROD_MAX_TENDONS], work_length[ROD_MAX_TENDONS];
+  double work_power;
 } rfem_tendons;
 
 /* The disks of the scenario's tendons (none: r->tendons stays NULL). */
@@ -62,6 +68,12 @@ void rfem_tendon_forces(rod_rfem *r, double t, double scale, double *fext);
  * kinematics and tensions of the last rfem_tendon_forces. Keeps each
  * tendon's friction power. */
 void rfem_tendon_friction(rod_rfem *r, double *fext);
+/* The tendons' works on the chain (rfem_tendon_work.c), after the
+ * tendons' forces and friction were evaluated at the static state (start:
+ * zero) or at an accepted step's end (a step of dt seconds, added by
+ * trapezoids). */
+void rfem_tendon_work_start(rfem_tendons *td);
+void rfem_tendon_work_step(rfem_tendons *td, double dt);
 /* K[i + j ld] += dG_i/dq_j of the tendons' generalized forces G = -tau
  * dL/dq at the tensions and state of the last rfem_tendon_forces: -tau
  * times the Hessian of L (rod_chain_load_stiffness's convention). */

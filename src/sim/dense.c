@@ -59,6 +59,8 @@ void rod_dense_push(rod_dense *d, double t, const rod_sample *s) {
   d->energy[0][0] = s->kinetic;
   d->energy[0][1] = s->elastic;
   d->energy[0][2] = s->gravity;
+  d->energy[0][3] = s->tendon_work;
+  d->energy[0][4] = s->tendon_friction_work;
   d->tendons = s->tendons;
   for (int i = 0; i < s->tendons; i++) {
     d->tendon[0][i] = s->tendon_tension[i];
@@ -113,6 +115,8 @@ void rod_dense_eval(rod_dense *d, double t, rod_sample *out) {
     out->kinetic += w[l] * d->energy[l][0];
     out->elastic += w[l] * d->energy[l][1];
     out->gravity += w[l] * d->energy[l][2];
+    out->tendon_work += w[l] * d->energy[l][3];
+    out->tendon_friction_work += w[l] * d->energy[l][4];
   }
   for (int i = 0; i < 2 * ROD_MAX_TENDONS; i++) {
     d->tendon_out[i] = 0;

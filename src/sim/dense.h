@@ -3,7 +3,7 @@
  * Hermite interpolation with the velocities (error O(h^4) whatever the
  * scheme), the other fields by cubic Lagrange interpolation through the
  * last four samples (O(h^4) too; fewer samples early in the run give lower
- * degrees), the tendons' tensions and lengths so too. No contact fields
+ * degrees), the tendons' tensions, lengths and works so too. No contact fields
  * (output.interval is refused with contact).
  * Buffers are allocated once. */
 #ifndef ROD_DENSE_H
@@ -18,7 +18,9 @@ typedef struct {
   double t[ROD_DENSE_KEEP];      /* s, newest first */
   double *field[ROD_DENSE_KEEP]; /* per sample: position, orientation,
                                     velocity, force, moment */
-  double energy[ROD_DENSE_KEEP][3];
+  /* J: kinetic, elastic, gravity, the tendons' work and their
+   * friction's (rod_sample) */
+  double energy[ROD_DENSE_KEEP][5];
   /* the tendons' tensions and lengths (N, m), like the energies */
   int tendons;
   double tendon[ROD_DENSE_KEEP][2 * ROD_MAX_TENDONS];
