@@ -231,6 +231,39 @@ START_TEST(tendon_datasets_in_the_file) {
     }
     H5Fclose(f);
   }
+  /* a sweep's energy drift is the balance's residual: the energies' change
+   * after the first step less the works' (docs/scale.md), to rounding */
+  snprintf(args, sizeof args,
+           "sweep '%s/run.ini' -o '%s/sw' --vary tendon.a.friction=0,4 "
+           "--threads 1 --quiet",
+           dir, dir);
+  r = rod_test_cli(dir, args);
+  ck_assert_msg(r.status == 0, "rodsim sweep: %s", r.err);
+  snprintf(path, sizeof path, "%s/sw/index.h5", dir);
+  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ck_assert(f >= 0);
+  double *drift = read_doubles(f, "/summary/energy_drift", &nw);
+  ck_assert(nw == 2);
+  H5Fclose(f);
+  const char *sums[5] = {"/energy/kinetic", "/energy/elastic",
+                         "/energy/gravity", "/energy/tendon_work",
+                         "/energy/tendon_friction_work"};
+  for (int c = 0; c < 2; c++) {
+    snprintf(path, sizeof path, "%s/sw/case-%05d.h5", dir, c);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert(f >= 0);
+    double want = 0, size = 0;
+    for (int k = 0; k < (c ? 5 : 4); k++) {
+      double *e = read_doubles(f, sums[k], &nw);
+      want += (k < 3 ? 1 : -1) * (e[nw - 1] - e[1]);
+      size += fabs(e[nw - 1]) + fabs(e[1]);
+      free(e);
+    }
+    ck_assert_msg(fabs(drift[c] - want) <= 1e-12 * size,
+                  "case %d: drift %.17g, the balance %.17g", c, drift[c], want);
+    H5Fclose(f);
+  }
+  free(drift);
   rod_test_rmdir(dir);
 }
 END_TEST

@@ -118,14 +118,19 @@ int rod_sweep_summarize(const char *path, rod_case_record *rec) {
       }
     }
     rec->frequency = tip_frequency(t, tip, m);
-    const char *parts[] = {"/energy/kinetic", "/energy/elastic",
-                           "/energy/gravity", "/energy/dissipated_contact"};
+    /* the energies, what the contacts took out, less the tendons' works
+     * (the last three only when the file has them) */
+    const char *parts[] = {
+        "/energy/kinetic",     "/energy/elastic",
+        "/energy/gravity",     "/energy/dissipated_contact",
+        "/energy/tendon_work", "/energy/tendon_friction_work"};
+    const double sign[] = {1, 1, 1, 1, -1, -1};
     int first = m > 0 && t[0] <= 0.0 ? 1 : 0;
     double drift = m - first >= 2 ? 0.0 : NAN;
-    for (int k = 0; k < 4 && isfinite(drift); k++) {
+    for (int k = 0; k < 6 && isfinite(drift); k++) {
       double *e = read_series(f, path, parts[k], n, 1);
       if (e)
-        drift += e[m - 1] - e[first];
+        drift += sign[k] * (e[m - 1] - e[first]);
       else if (k < 3)
         drift = NAN;
       free(e);
