@@ -293,6 +293,7 @@ static int run_common(int argc, char **argv, bool static_only) {
            "rodsim: interrupted before the run started; no file written\n");
   in_static = 1;
   catch_signals();
+  rod_logger_warm_up(); /* while the scenario is read and the model made */
   rod_scenario sc;
   int rc = cli_load(&c, &sc);
   if (rc != CLI_OK)
@@ -369,19 +370,22 @@ static int run_common(int argc, char **argv, bool static_only) {
   const char *status = st == ROD_OK      ? "complete"
                        : st == ROD_EINTR ? "interrupted"
                                          : why;
-  char io[128]; /* why a write failed */
-  snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
-  bool told; /* after a write error: the file's status can say why */
-  const long kept = rod_logger_written(lg, &told); /* final after an error */
   /* the static state refused as the input's (a body between two grid
    * nodes): no file */
-  const bool refused = st == ROD_EINVAL && kept == 0;
+  const bool refused = st == ROD_EINVAL && rod_logger_appended(lg) == 0;
   static_logger = NULL;
   char xdmf[ROD_PATH_MAX + 8];
   const char *xdmf_path = xdmf_target(&sc, xdmf, sizeof xdmf);
   rod_error xdmf_err = {{0}, {0}, {0}, 0};
-  int cst = refused ? rod_logger_discard(lg)
-                    : rod_logger_close_xdmf(lg, status, xdmf_path, &xdmf_err);
+  rod_logger_end end = {0, 0, true}; /* how the writing ended */
+  int cst = refused
+                ? rod_logger_discard(lg)
+                : rod_logger_close_told(lg, status, xdmf_path, &xdmf_err, &end);
+  char io[128]; /* why a write failed */
+  snprintf(io, sizeof io, "%s",
+           end.write_errno ? strerror(end.write_errno) : "");
+  const bool told = end.told; /* the file's status says why */
+  const long kept = end.kept;
   if (xdmf_err.message[0])
     xdmf_warn(&sc, xdmf, &xdmf_err);
   if (res.statics.stable == 1 && res.statics.note[0])

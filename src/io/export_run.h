@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "io/outfile.h"
 #include "rod/export.h"
 #include "rod/status.h"
 
@@ -62,6 +63,12 @@ void ex_run_count(const ex_run *r, rod_export_info *info);
  * only when rodsim wrote it or force; info's bytes and counts. */
 int ex_xdmf_write(const ex_run *r, const char *xdmf_path, bool force,
                   rod_export_info *info, rod_error *err);
+
+/* ex_xdmf_write, the description left under its temporary name in *draft
+ * (NULL: moved into place as ex_xdmf_write does), for the caller's
+ * rod_outfile_commit and rod_outfile_close. */
+int ex_xdmf_draft(const ex_run *r, const char *xdmf_path, bool force,
+                  rod_export_info *info, rod_outfile **draft, rod_error *err);
 
 /* Where dataset /group/name of a run's file with `points` points stands
  * among the arrays the exporters take (the datasets extended along T in

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -166,8 +168,23 @@ static void ds_dims(const ds_def *df, int points, hsize_t *dims) {
     dims[r++] = (hsize_t)df->per_point;
 }
 
+/* What the file's root holds besides its datasets, taken from the
+ * scenario at the open and written with the file (make_file). */
+typedef struct {
+  char backend[32], model[32], scheme[32], integrator[32], created[32];
+  double dt, duration, alpha, length, tolerance;
+  int nodes, segments, output_every;
+  char *scenario; /* the scenario's text */
+  unsigned index_k;
+} file_header;
+
 struct rod_logger {
-  hid_t file;
+  hid_t file; /* 0 until made (make_file) */
+  bool made;  /* the file made, its header written and flushed */
+  file_header header;
+  double *s_values; /* /rod/s of the first sample, for make_datasets */
+  bool contact_group;
+  int tendons;
   hid_t ds[DS_ALL];
   hid_t count; /* /samples */
   bool present[DS_ALL];
@@ -189,7 +206,6 @@ struct rod_logger {
   double radius, inner_radius;
   double *times;
   long times_room;
-  bool datasets_made;
   int compression;       /* output.compression: deflate level, 0: none */
   int keep_bits;         /* mantissa bits kept of the solver's results */
   int blocks;            /* of the writer's ring */
@@ -232,11 +248,6 @@ static void tendon_layout(rod_logger *lg, const rod_scenario *sc) {
     }
 }
 
-static hid_t mem_type(int t) {
-  return t == 0   ? H5T_NATIVE_DOUBLE
-         : t == 1 ? H5T_NATIVE_INT32
-                  : H5T_NATIVE_INT8;
-}
 static hid_t file_type(int t) {
   return t == 0 ? H5T_IEEE_F64LE : t == 1 ? H5T_STD_I32LE : H5T_STD_I8LE;
 }
@@ -317,46 +328,58 @@ static void key_text(const rod_scenario *sc, const char *section,
     snprintf(buf, size, "%s", fallback);
 }
 
-/* The root attributes besides the scenario text: the main parameters as
- * numbers and names, so that a reader needs no INI parser for them; the
- * build that wrote the file and when. */
-static int write_root_attrs(hid_t file, const rod_scenario *sc,
-                            const char *backend) {
-  char model[32], scheme[32], integrator[32], created[32];
-  key_text(sc, "rod", "model", "kirchhoff", model, sizeof model);
-  key_text(sc, "time", "scheme", "bdf-alpha", scheme, sizeof scheme);
-  key_text(sc, "space", "integrator", "rk4", integrator, sizeof integrator);
+/* The root attributes besides the scenario text, from sc: the main
+ * parameters as numbers and names, so that a reader needs no INI parser
+ * for them; the build that wrote the file and when. */
+static void header_of(const rod_scenario *sc, const char *backend,
+                      file_header *h) {
+  key_text(sc, "rod", "model", "kirchhoff", h->model, sizeof h->model);
+  key_text(sc, "time", "scheme", "bdf-alpha", h->scheme, sizeof h->scheme);
+  key_text(sc, "space", "integrator", "rk4", h->integrator,
+           sizeof h->integrator);
+  snprintf(h->backend, sizeof h->backend, "%s", backend);
   time_t t = time(NULL);
   struct tm utc;
   gmtime_r(&t, &utc);
-  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  int st = rod_h5_put_text(file, "backend", backend);
+  strftime(h->created, sizeof h->created, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  rod_model m; /* the grid of space.nodes = auto */
+  rod_model_init(&m, sc);
+  h->dt = sc->time.dt;
+  h->duration = sc->time.duration;
+  h->alpha = sc->time.alpha;
+  h->length = sc->rod.length;
+  h->nodes = rod_model_nodes(&m, sc);
+  h->segments = sc->rfem.segments;
+  h->output_every = sc->output.every;
+  h->tolerance = sc->solver.tolerance;
+}
+
+static int write_root_attrs(hid_t file, const file_header *h) {
+  int st = rod_h5_put_text(file, "backend", h->backend);
   const struct {
     const char *name, *value;
   } texts[] = {{"rodsim_version", ROD_VERSION},
                {"revision", ROD_REVISION},
-               {"created", created},
-               {"model", model},
-               {"scheme", scheme},
-               {"integrator", integrator},
+               {"created", h->created},
+               {"model", h->model},
+               {"scheme", h->scheme},
+               {"integrator", h->integrator},
                {"units", "SI: m, s, kg, N, J; angles in rad"},
                {"quaternion_order", "w x y z"}};
   for (size_t i = 0; i < sizeof texts / sizeof texts[0] && st == ROD_OK; i++)
     st = rod_h5_put_text(file, texts[i].name, texts[i].value);
-  rod_model m; /* the grid of space.nodes = auto */
-  rod_model_init(&m, sc);
   const struct {
     const char *name;
     double value;
     bool is_int;
-  } numbers[] = {{"dt", sc->time.dt, false},
-                 {"duration", sc->time.duration, false},
-                 {"alpha", sc->time.alpha, false},
-                 {"length", sc->rod.length, false},
-                 {"nodes", rod_model_nodes(&m, sc), true},
-                 {"segments", sc->rfem.segments, true},
-                 {"output_every", sc->output.every, true},
-                 {"tolerance", sc->solver.tolerance, false}};
+  } numbers[] = {{"dt", h->dt, false},
+                 {"duration", h->duration, false},
+                 {"alpha", h->alpha, false},
+                 {"length", h->length, false},
+                 {"nodes", h->nodes, true},
+                 {"segments", h->segments, true},
+                 {"output_every", h->output_every, true},
+                 {"tolerance", h->tolerance, false}};
   for (size_t i = 0; i < sizeof numbers / sizeof numbers[0] && st == ROD_OK;
        i++)
     st = write_number_attr(file, numbers[i].name, numbers[i].value,
@@ -446,6 +469,79 @@ static hid_t create_file(const rod_outfile *o, unsigned ik) {
   return f;
 }
 
+static void *h5_open(void *unused) {
+  (void)unused;
+  H5open();
+  return NULL;
+}
+
+void rod_logger_warm_up(void) {
+  hbool_t threadsafe = false;
+  H5is_library_threadsafe(&threadsafe);
+  pthread_t thread;
+  pthread_attr_t attr;
+  if (!threadsafe || pthread_attr_init(&attr) != 0)
+    return;
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  sigset_t all, old; /* no signal handled on that thread */
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  if (pthread_create(&thread, &attr, h5_open, NULL) != 0)
+    (void)0; /* it starts with the first call, as usual */
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+}
+
+/* B of the file's header (its attributes, groups and chunk indices)
+ * besides the scenario's text, as rod_logger_estimate counts it. */
+static const double header_bytes = 64e3;
+
+/* The file's handles closed (after a failure at the open). */
+static void close_made(rod_logger *lg) {
+  if (lg->count > 0)
+    H5Dclose(lg->count);
+  if (lg->file > 0)
+    H5Fclose(lg->file);
+}
+
+/* The HDF5 file under its temporary name with its root's attributes, the
+ * scenario, the status "running", /samples (0) and the groups, flushed.
+ * Made with the datasets on the writer's thread (make_datasets), while
+ * the solver goes on, or at the close of a logger that got no sample. A
+ * failure leaves errno and lg->made false; the file is then dropped at
+ * the close. */
+static int make_file(rod_logger *lg) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
+  errno = 0;
+  lg->file = create_file(lg->out, lg->header.index_k);
+  if (lg->file < 0) {
+    lg->file = 0;
+    return ROD_EIO;
+  }
+  int st = write_root_attrs(lg->file, &lg->header);
+  if (st == ROD_OK)
+    st = rod_h5_put_text(lg->file, "scenario", lg->header.scenario);
+  if (st == ROD_OK)
+    st = rod_h5_put_text(lg->file, "status", "running");
+  if (st == ROD_OK && (lg->count = make_count(lg->file)) < 0) {
+    lg->count = 0;
+    st = ROD_EIO;
+  }
+  const char *groups[] = {"/tip", "/rod", "/energy", "/solver"};
+  for (int i = 0; i < 4 && st == ROD_OK; i++) {
+    hid_t g =
+        H5Gcreate2(lg->file, groups[i], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+      st = ROD_EIO;
+    else
+      H5Gclose(g);
+  }
+  if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
+    st = ROD_EIO;
+  lg->made = st == ROD_OK;
+  return st;
+}
+
 int rod_logger_open(rod_logger **out, const char *path, const rod_scenario *sc,
                     const char *backend, rod_error *err) {
   return rod_logger_open_points(out, path, sc, backend, 0, err);
@@ -464,7 +560,6 @@ int rod_logger_open_with(rod_logger **out, const char *path,
                          const rod_out_rules *rules, int points,
                          rod_error *err) {
   *out = NULL;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
   rod_logger *lg = calloc(1, sizeof *lg);
   if (!lg)
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
@@ -497,58 +592,31 @@ int rod_logger_open_with(rod_logger **out, const char *path,
                    : samples > 1 << 20 ? 1 << 20
                                        : (long)samples;
   lg->times = malloc((size_t)lg->times_room * sizeof *lg->times);
-  errno = 0;
-  lg->file = create_file(lg->out, index_k(samples, lg->block));
-  if (lg->file < 0) {
-    int e = errno;
-    rod_outfile_close(lg->out, true);
-    free(lg->times);
-    free(lg);
-    return rod_error_set(err, ROD_EIO, path, "output.file",
-                         "cannot create the HDF5 file%s%s", e ? ": " : "",
-                         e ? strerror(e) : "");
-  }
-  size_t need = rod_scenario_to_ini(sc, NULL, 0) + 1;
-  char *text = malloc(need);
-  if (!text) {
-    H5Fclose(lg->file);
+  header_of(sc, backend, &lg->header);
+  lg->header.index_k = index_k(samples, lg->block);
+  const size_t need = rod_scenario_to_ini(sc, NULL, 0) + 1;
+  lg->header.scenario = malloc(need);
+  if (!lg->header.scenario) {
     rod_outfile_close(lg->out, true);
     free(lg->times);
     free(lg);
     return rod_error_set(err, ROD_ENOMEM, path, "", "out of memory");
   }
-  rod_scenario_to_ini(sc, text, need);
-  errno = 0;
-  int st = write_root_attrs(lg->file, sc, backend);
-  if (st == ROD_OK)
-    st = rod_h5_put_text(lg->file, "scenario", text);
-  if (st == ROD_OK)
-    st = rod_h5_put_text(lg->file, "status", "running");
-  free(text);
-  if (st == ROD_OK && (lg->count = make_count(lg->file)) < 0)
-    st = ROD_EIO;
-  const char *groups[] = {"/tip", "/rod", "/energy", "/solver"};
-  for (int i = 0; i < 4 && st == ROD_OK; i++) {
-    hid_t g =
-        H5Gcreate2(lg->file, groups[i], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
-      st = ROD_EIO;
-    else
-      H5Gclose(g);
-  }
-  if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
-    st = ROD_EIO;
-  if (st != ROD_OK) {
-    int e = errno;
-    if (lg->count > 0)
-      H5Dclose(lg->count);
-    H5Fclose(lg->file);
+  rod_scenario_to_ini(sc, lg->header.scenario, need);
+  /* The file is made on the writer's thread (make_file), after the first
+   * sample. What can be told now is said now, as a bad output: no room
+   * for its header, or a device (written as it is) that takes no file. */
+  int e = rod_outfile_room(lg->out, header_bytes + (double)need);
+  if (!e && rod_outfile_in_place(lg->out) && make_file(lg) != ROD_OK)
+    e = errno ? errno : EIO;
+  if (e) {
+    close_made(lg);
     rod_outfile_close(lg->out, true);
+    free(lg->header.scenario);
     free(lg->times);
     free(lg);
-    return rod_error_set(err, st, path, "output.file",
-                         "cannot write the HDF5 file%s%s", e ? ": " : "",
-                         e ? strerror(e) : "");
+    return rod_error_set(err, ROD_EIO, path, "output.file",
+                         "cannot write the HDF5 file: %s", strerror(e));
   }
   *out = lg;
   return ROD_OK;
@@ -591,37 +659,6 @@ static int commit_if_whole(rod_logger *lg) {
   return atomic_load(&lg->whole) ? move_in_place(lg) : ROD_OK;
 }
 
-/* The writer of the datasets made, its thread started. */
-static int start_writer(rod_logger *lg) {
-  rod_column cols[DS_ALL];
-  int n = 0;
-  for (int i = 0; i < DS_ALL; i++) {
-    if (!lg->present[i])
-      continue;
-    const ds_def *df = def_of(lg, i);
-    rod_column *c = &cols[n];
-    memset(c, 0, sizeof *c);
-    c->ds = lg->ds[i];
-    c->rank = ds_rank(df);
-    ds_dims(df, lg->points, c->dims);
-    c->mem_type = mem_type(df->type);
-    c->esize = type_size(df->type);
-    c->width = lg->width[i];
-    c->parts = lg->compression > 0 && df->per_point > 1 ? df->per_point : 1;
-    c->keep_bits = df->rounded ? lg->keep_bits : 52;
-    lg->column[i] = n++;
-  }
-  const rod_writer_config cfg = {.file = lg->file,
-                                 .count = lg->count,
-                                 .block = lg->block,
-                                 .level = lg->compression,
-                                 .blocks = lg->blocks,
-                                 .flush_interval = lg->flush_interval,
-                                 .commit = whole,
-                                 .user = lg};
-  return rod_writer_start(&lg->writer, &cfg, cols, n);
-}
-
 static int make_group(hid_t file, const char *path) {
   hid_t g = H5Gcreate2(file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (g < 0)
@@ -630,35 +667,17 @@ static int make_group(hid_t file, const char *path) {
   return ROD_OK;
 }
 
-static int make_datasets(rod_logger *lg, const rod_sample *s) {
-  int N = s->points;
+/* Which datasets the run has and their widths, from its first sample s
+ * (on the caller's thread; no HDF5 call): /rod/s is kept for the file. */
+static int choose_layout(rod_logger *lg, const rod_sample *s) {
+  const int N = s->points;
   lg->points = N;
-  hsize_t dims_s = (hsize_t)N;
-  hid_t sp = H5Screate_simple(1, &dims_s, NULL);
-  hid_t d = H5Dcreate2(lg->file, "/rod/s", H5T_IEEE_F64LE, sp, H5P_DEFAULT,
-                       H5P_DEFAULT, H5P_DEFAULT);
-  herr_t e = d < 0 ? -1
-                   : H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                              H5P_DEFAULT, s->s);
-  if (e >= 0 && describe(d, "m",
-                         "arclength of each point from the clamp (RFEM: 0, "
-                         "the joints, L)") != ROD_OK)
-    e = -1;
-  if (d >= 0)
-    H5Dclose(d);
-  H5Sclose(sp);
-  if (e < 0)
-    return ROD_EIO;
-  if ((s->contact_force && make_group(lg->file, "/contact") != ROD_OK) ||
-      (s->tendons > 0 && make_group(lg->file, "/tendon") != ROD_OK))
-    return ROD_EIO;
-  for (int i = 0; i < s->tendons; i++) {
-    char group[sizeof lg->tendon_path[0]]; /* the path without "/tension" */
-    snprintf(group, sizeof group, "%s", lg->tendon_path[2 * i]);
-    *strrchr(group, '/') = '\0';
-    if (make_group(lg->file, group) != ROD_OK)
-      return ROD_EIO;
-  }
+  lg->s_values = malloc((size_t)N * sizeof *lg->s_values);
+  if (!lg->s_values)
+    return ROD_ENOMEM;
+  memcpy(lg->s_values, s->s, (size_t)N * sizeof *lg->s_values);
+  lg->contact_group = s->contact_force != NULL;
+  lg->tendons = s->tendons;
   for (int i = 0; i < DS_ALL; i++) {
     const ds_def *df = def_of(lg, i);
     lg->present[i] =
@@ -670,8 +689,44 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
                 (i == DS_TWORK && s->tendons == 0) ||
                 (i == DS_TFWORK && (s->tendons == 0 || !lg->tendon_friction)))
             : i - DS_COUNT < 2 * s->tendons;
+    lg->width[i] = (size_t)(df->by_points ? N * df->per_point : df->per_point);
+  }
+  return ROD_OK;
+}
+
+/* The datasets of the layout, with /rod/s and their attributes. */
+static int make_datasets(rod_logger *lg) {
+  const int N = lg->points;
+  hsize_t dims_s = (hsize_t)N;
+  hid_t sp = H5Screate_simple(1, &dims_s, NULL);
+  hid_t d = H5Dcreate2(lg->file, "/rod/s", H5T_IEEE_F64LE, sp, H5P_DEFAULT,
+                       H5P_DEFAULT, H5P_DEFAULT);
+  herr_t e = d < 0 ? -1
+                   : H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                              H5P_DEFAULT, lg->s_values);
+  if (e >= 0 && describe(d, "m",
+                         "arclength of each point from the clamp (RFEM: 0, "
+                         "the joints, L)") != ROD_OK)
+    e = -1;
+  if (d >= 0)
+    H5Dclose(d);
+  H5Sclose(sp);
+  if (e < 0)
+    return ROD_EIO;
+  if ((lg->contact_group && make_group(lg->file, "/contact") != ROD_OK) ||
+      (lg->tendons > 0 && make_group(lg->file, "/tendon") != ROD_OK))
+    return ROD_EIO;
+  for (int i = 0; i < lg->tendons; i++) {
+    char group[sizeof lg->tendon_path[0]]; /* the path without "/tension" */
+    snprintf(group, sizeof group, "%s", lg->tendon_path[2 * i]);
+    *strrchr(group, '/') = '\0';
+    if (make_group(lg->file, group) != ROD_OK)
+      return ROD_EIO;
+  }
+  for (int i = 0; i < DS_ALL; i++) {
     if (!lg->present[i])
       continue;
+    const ds_def *df = def_of(lg, i);
     int rank = ds_rank(df);
     hsize_t dims[3] = {0, 0, 0}, maxd[3], chunk[3];
     ds_dims(df, N, dims);
@@ -684,7 +739,6 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
      * run's zeros alone) */
     if (lg->compression > 0 && df->per_point > 1)
       chunk[rank - 1] = 1;
-    lg->width[i] = (size_t)(df->by_points ? N * df->per_point : df->per_point);
     hid_t space = H5Screate_simple(rank, dims, maxd);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, rank, chunk);
@@ -696,8 +750,10 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
                            H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);
     H5Sclose(space);
-    if (lg->ds[i] < 0)
+    if (lg->ds[i] < 0) {
+      lg->ds[i] = 0;
       return ROD_EIO;
+    }
     int st = describe(lg->ds[i], df->units, df->description);
     if (st == ROD_OK && i == DS_METHOD)
       st =
@@ -711,8 +767,54 @@ static int make_datasets(rod_logger *lg, const rod_sample *s) {
     if (st != ROD_OK)
       return st;
   }
-  lg->datasets_made = true;
-  return start_writer(lg);
+  return ROD_OK;
+}
+
+/* The writer's first work, before it writes a sample (on its thread, or
+ * the caller's with a ring of one block): the file and its datasets,
+ * their handles into the writer's columns. */
+static int prepare(void *user, rod_writer_config *cfg, rod_column *cols) {
+  rod_logger *lg = user;
+  int st = lg->made ? ROD_OK : make_file(lg);
+  if (st == ROD_OK)
+    st = make_datasets(lg);
+  if (st != ROD_OK)
+    return st;
+  cfg->file = lg->file;
+  cfg->count = lg->count;
+  for (int i = 0; i < DS_ALL; i++)
+    if (lg->present[i])
+      cols[lg->column[i]].ds = lg->ds[i];
+  return ROD_OK;
+}
+
+/* The writer of the layout, its thread started: it makes the file and
+ * its datasets (prepare) while the solver goes on. */
+static int start_writer(rod_logger *lg) {
+  rod_column cols[DS_ALL];
+  int n = 0;
+  for (int i = 0; i < DS_ALL; i++) {
+    if (!lg->present[i])
+      continue;
+    const ds_def *df = def_of(lg, i);
+    rod_column *c = &cols[n];
+    memset(c, 0, sizeof *c);
+    c->rank = ds_rank(df);
+    ds_dims(df, lg->points, c->dims);
+    c->esize = type_size(df->type);
+    c->width = lg->width[i];
+    c->parts = lg->compression > 0 && df->per_point > 1 ? df->per_point : 1;
+    c->keep_bits = df->rounded ? lg->keep_bits : 52;
+    lg->column[i] = n++;
+  }
+  const rod_writer_config cfg = {.prepare = prepare,
+                                 .block = lg->block,
+                                 .level = lg->compression,
+                                 .blocks = lg->blocks,
+                                 .flush_interval = lg->flush_interval,
+                                 .commit = whole,
+                                 .user = lg};
+  return rod_writer_start(&lg->writer, &cfg, cols, n);
 }
 
 const char *rod_logger_file_now(const rod_logger *lg) {
@@ -757,8 +859,10 @@ int rod_logger_set_writer(rod_logger *lg, int blocks, double flush_interval) {
 
 int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
                       const rod_step_stats *st, double wall_time) {
-  if (!lg->datasets_made) {
-    int e = make_datasets(lg, s);
+  if (!lg->writer) {
+    int e = choose_layout(lg, s);
+    if (e == ROD_OK)
+      e = start_writer(lg);
     if (e != ROD_OK)
       return e;
   }
@@ -910,26 +1014,24 @@ static void layout_of(const rod_logger *lg, long samples, ex_run *r) {
       r->position = i;
 }
 
-/* The XDMF description of lg's closed file, `samples` of them whole, at
- * xdmf_path; its failure in *err. */
-static void write_xdmf(const rod_logger *lg, long samples,
-                       const char *xdmf_path, rod_error *err) {
+/* The XDMF description of lg's file, `samples` of them whole, at
+ * xdmf_path (draft: left under its temporary name there, NULL: moved into
+ * place); its failure in *err. */
+static int write_xdmf(const rod_logger *lg, long samples, const char *xdmf_path,
+                      rod_outfile **draft, rod_error *err) {
   struct stat st;
-  if (!lg->times || lg->appended > lg->times_room) {
-    rod_error_set(err, ROD_ENOMEM, xdmf_path, NULL, "out of memory");
-    return;
-  }
-  if (stat(lg->path, &st) != 0 || !S_ISREG(st.st_mode)) {
-    rod_error_set(err, ROD_EINVAL, lg->path, NULL, "not a regular file");
-    return;
-  }
+  if (!lg->times || lg->appended > lg->times_room)
+    return rod_error_set(err, ROD_ENOMEM, xdmf_path, NULL, "out of memory");
+  if (stat(lg->path, &st) != 0 || !S_ISREG(st.st_mode))
+    return rod_error_set(err, ROD_EINVAL, lg->path, NULL, "not a regular file");
   ex_run r;
   layout_of(lg, samples, &r);
-  ex_xdmf_write(&r, xdmf_path, false, NULL, err);
+  return ex_xdmf_draft(&r, xdmf_path, false, NULL, draft, err);
 }
 
 static int close_logger(rod_logger *lg, const char *status, bool discard,
-                        const char *xdmf_path, rod_error *xdmf_err) {
+                        const char *xdmf_path, rod_error *xdmf_err,
+                        rod_logger_end *end) {
   if (!lg)
     return ROD_OK;
   /* The remaining samples, then the status. After a write that failed
@@ -938,22 +1040,36 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
    * why in the room kept for it. */
   bool clean_stop = false;
   int write_errno = 0;
-  long rest = 0;    /* samples handed over, not in the file */
-  long written = 0; /* samples in the file */
+  long rest = 0;             /* samples handed over, not in the file */
+  long written = 0;          /* samples in the file */
+  rod_outfile *draft = NULL; /* the description made while the writer ends */
   if (lg->writer) {
-    rod_writer_finish(lg->writer);
+    const long last = rod_writer_finish_begin(lg->writer);
+    /* While the writer writes the last samples, the description of all
+     * those appended, under its temporary name until the file is closed
+     * whole with as many (else made again below, or dropped). Its failure
+     * here is told by the one below. */
+    rod_error draft_err;
+    if (xdmf_path && !discard && lg->appended > 0 &&
+        !rod_writer_errno(lg->writer, NULL) && atomic_load(&lg->whole) &&
+        write_xdmf(lg, lg->appended, xdmf_path, &draft, &draft_err) != ROD_OK)
+      draft = NULL;
+    rod_writer_wait(lg->writer, last);
     write_errno = rod_writer_errno(lg->writer, &clean_stop);
     rest = rod_writer_pending(lg->writer);
     written = rod_writer_written(lg->writer);
     rod_writer_stop(lg->writer);
+  } else if (!discard && make_file(lg) != ROD_OK) {
+    write_errno = errno ? errno : EIO; /* a logger that got no sample */
   }
-  int st = write_errno || lg->commit_errno ? ROD_EIO : ROD_OK;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
+  int st = write_errno || lg->commit_errno || !lg->made ? ROD_EIO : ROD_OK;
   char why[512];
   if (clean_stop)
     snprintf(why, sizeof why, "stopped: cannot write %s (%s)",
              rest ? "the last samples" : "more samples", strerror(write_errno));
   int st2 = ROD_EIO;
-  if (st == ROD_OK || clean_stop)
+  if (lg->made && (st == ROD_OK || clean_stop))
     st2 = rod_h5_put_text(lg->file, "status",
                           clean_stop ? why
                           : status   ? status
@@ -963,16 +1079,33 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
   for (int i = 0; i < DS_ALL; i++)
     if (lg->ds[i] > 0)
       H5Dclose(lg->ds[i]);
-  H5Dclose(lg->count);
-  herr_t e = H5Fclose(lg->file);
-  const bool drop = discard && written == 0;
+  if (lg->count > 0)
+    H5Dclose(lg->count);
+  herr_t e = lg->file > 0 ? H5Fclose(lg->file) : -1;
+  /* a file never made whole (its creation failed) is not kept */
+  const bool drop = (discard && written == 0) || !lg->made;
   if (!drop && move_in_place(lg) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
   rod_outfile_close(lg->out, drop);
-  if (xdmf_path && st == ROD_OK && st2 == ROD_OK && e >= 0 && !drop &&
-      written > 0)
-    write_xdmf(lg, written, xdmf_path, xdmf_err);
+  const bool described = xdmf_path && st == ROD_OK && st2 == ROD_OK && e >= 0 &&
+                         !drop && written > 0;
+  /* the draft kept when it describes the file as closed */
+  int drafted = ROD_EINVAL; /* no draft to keep */
+  if (draft) {
+    if (described && written == lg->appended)
+      drafted = rod_outfile_commit(draft, xdmf_err);
+    rod_outfile_close(draft, drafted != ROD_OK);
+  }
+  if (described && drafted == ROD_EINVAL)
+    write_xdmf(lg, written, xdmf_path, NULL, xdmf_err);
+  if (end) {
+    end->write_errno = write_errno ? write_errno : lg->commit_errno;
+    end->kept = write_errno ? written : lg->appended;
+    end->told = !write_errno || clean_stop;
+  }
   free(lg->times);
+  free(lg->header.scenario);
+  free(lg->s_values);
   free(lg);
   if (st != ROD_OK)
     return st;
@@ -982,16 +1115,24 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
 }
 
 int rod_logger_close(rod_logger *lg, const char *status) {
-  return close_logger(lg, status, false, NULL, NULL);
+  return close_logger(lg, status, false, NULL, NULL, NULL);
 }
 
 int rod_logger_close_xdmf(rod_logger *lg, const char *status,
                           const char *xdmf_path, rod_error *xdmf_err) {
-  return close_logger(lg, status, false, xdmf_path, xdmf_err);
+  return close_logger(lg, status, false, xdmf_path, xdmf_err, NULL);
 }
 
+int rod_logger_close_told(rod_logger *lg, const char *status,
+                          const char *xdmf_path, rod_error *xdmf_err,
+                          rod_logger_end *end) {
+  return close_logger(lg, status, false, xdmf_path, xdmf_err, end);
+}
+
+long rod_logger_appended(const rod_logger *lg) { return lg->appended; }
+
 int rod_logger_discard(rod_logger *lg) {
-  return close_logger(lg, "discarded", true, NULL, NULL);
+  return close_logger(lg, "discarded", true, NULL, NULL, NULL);
 }
 
 void rod_logger_discard_now(const rod_logger *lg) {
@@ -1015,8 +1156,8 @@ static double sample_bytes(int points, bool contact) {
 /* B besides the samples: the header (attributes, the scenario text,
  * groups, chunk indices), /rod/s, and the last chunk filled up (1 MiB). */
 static double fixed_bytes(const rod_scenario *sc, int points) {
-  return 64e3 + (double)rod_scenario_to_ini(sc, NULL, 0) + points * 8.0 +
-         (double)(1u << 20);
+  return header_bytes + (double)rod_scenario_to_ini(sc, NULL, 0) +
+         points * 8.0 + (double)(1u << 20);
 }
 
 /* Samples of a run writing every `every`-th step: t = 0, the multiples of

@@ -19,7 +19,6 @@ typedef struct {
   hid_t ds;
   int rank;        /* 1 .. 3 */
   hsize_t dims[3]; /* the extent; dims[0] (T) is set by the writer */
-  hid_t mem_type;  /* of the values in the blocks */
   size_t esize;    /* B of one value */
   size_t width;    /* values of one sample */
   int parts;       /* chunks across a sample: dims[rank - 1] or 1 */
@@ -27,7 +26,9 @@ typedef struct {
                       they are) */
 } rod_column;
 
-typedef struct {
+typedef struct rod_writer_config rod_writer_config;
+
+struct rod_writer_config {
   hid_t file;
   hid_t count;           /* /samples */
   int block;             /* samples of a chunk along T */
@@ -37,12 +38,19 @@ typedef struct {
   /* After the first flush that counted samples: the file is whole and may
    * go under its name. Called on the writer's thread. */
   int (*commit)(void *user);
+  /* When given, the writer's first work, before any sample: it makes the
+   * file and its datasets and sets file, count and every column's ds
+   * (the solver goes on meanwhile). Its failure (errno) fails the writer
+   * as a failed write does. Called on the writer's thread, or within
+   * rod_writer_start with a ring of one block. */
+  int (*prepare)(void *user, rod_writer_config *cfg, rod_column *cols);
   void *user;
-} rod_writer_config;
+};
 
 typedef struct rod_writer rod_writer;
 
-/* A writer of cols (copied) into cfg->file; its thread starts now.
+/* A writer of cols (copied) into cfg->file (or the file cfg->prepare
+ * makes); its thread starts now.
  * ROD_ENOMEM, or ROD_EIO when no thread can be made. */
 int rod_writer_start(rod_writer **w, const rod_writer_config *cfg,
                      const rod_column *cols, int ncols);
@@ -68,6 +76,12 @@ int rod_writer_sync(rod_writer *w, bool flush);
 /* Write and count every sample handed over, the file's last: ROD_EIO
  * after a failed write. */
 int rod_writer_finish(rod_writer *w);
+
+/* rod_writer_finish in two: the last block handed over (its number
+ * returned), and the wait until it is done (ROD_EIO after a failed
+ * write), with other work between. */
+long rod_writer_finish_begin(rod_writer *w);
+int rod_writer_wait(rod_writer *w, long handed);
 
 /* End the thread and free w (NULL: nothing); the file stays open. */
 void rod_writer_stop(rod_writer *w);

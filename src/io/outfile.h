@@ -94,6 +94,13 @@ const char *rod_outfile_target(const rod_outfile *o);
  * descriptor's device and inode); -1 (errno EEXIST) when it is not. */
 hid_t rod_outfile_create_hdf5(const rod_outfile *o, hid_t fcpl, hid_t fapl);
 
+/* True when the output is a device written as it is (no file made). */
+bool rod_outfile_in_place(const rod_outfile *o);
+
+/* 0 when the file system of the file created has bytes free, else
+ * ENOSPC (also when that cannot be told: 0). */
+int rod_outfile_room(const rod_outfile *o, double bytes);
+
 /* True when fd is open on the file created (the same device and inode):
  * a check of what a library opened by rod_outfile_name. */
 bool rod_outfile_is(const rod_outfile *o, int fd);

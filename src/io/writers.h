@@ -23,6 +23,33 @@ int rod_logger_open_with(rod_logger **lg, const char *path,
                          const rod_out_rules *rules, int points,
                          rod_error *err);
 
+/* How a logger's writing ended (rod_logger_close_told): errno of the
+ * first failed write or move into place (0: none), the samples the file
+ * keeps, and whether its status says why it stopped (after a failure). */
+typedef struct {
+  int write_errno;
+  long kept;
+  bool told;
+} rod_logger_end;
+
+/* rod_logger_close_xdmf, with how the writing ended in *end: what
+ * rod_logger_strerror and rod_logger_written would tell before it, without
+ * waiting for the writer first, so that the description is made while the
+ * writer writes the last samples. */
+int rod_logger_close_told(rod_logger *lg, const char *status,
+                          const char *xdmf_path, rod_error *xdmf_err,
+                          rod_logger_end *end);
+
+/* Samples appended so far (none written: none appended). */
+long rod_logger_appended(const rod_logger *lg);
+
+/* Starts HDF5's own initialisation (H5open, 1.5 to 2.5 ms: its
+ * allocations and tables) on a thread of its own, for a command that will
+ * open a logger, so that it runs while the scenario is read and the
+ * simulation made. Only where the library is threadsafe (its calls then
+ * wait for one another); else nothing. */
+void rod_logger_warm_up(void);
+
 /* rod_export_xdmf; force: replace a file rodsim did not write. */
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
                          rod_export_info *info, rod_error *err);

@@ -129,10 +129,13 @@ static bool intersects(rod_guard *g, const rod_sample *s, char *msg,
   const double *p = s->position;
   double lo[3] = {INFINITY, INFINITY, INFINITY};
   double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  /* the positions are finite (rod_guard_values): plain comparisons, which
+   * the compiler keeps inline where fmin and fmax are calls */
   for (int i = 0; i <= n; i++)
     for (int c = 0; c < 3; c++) {
-      lo[c] = fmin(lo[c], p[3 * i + c]);
-      hi[c] = fmax(hi[c], p[3 * i + c]);
+      const double x = p[3 * i + c];
+      lo[c] = x < lo[c] ? x : lo[c];
+      hi[c] = x > hi[c] ? x : hi[c];
     }
   int ax = 0;
   for (int c = 1; c < 3; c++)
@@ -142,8 +145,8 @@ static bool intersects(rod_guard *g, const rod_sample *s, char *msg,
   for (int k = 0; k < n; k++) { /* in the last sample's order */
     const int i = g->box[k].seg;
     double a = p[3 * i + ax], b = p[3 * (i + 1) + ax];
-    g->box[k].lo = fmin(a, b);
-    g->box[k].hi = fmax(a, b) + r;
+    g->box[k].lo = a < b ? a : b;
+    g->box[k].hi = (a < b ? b : a) + r;
   }
   sort_boxes(g->box, n);
   double best = INFINITY, sa = 0, sb = 0;

@@ -46,7 +46,8 @@ bool rod_guard_finite(const rod_sample *s, char *msg, size_t size);
 bool rod_guard_values(const rod_sample *s, char *msg, size_t size);
 
 /* True, with a message (where), when the sample's centreline passes
- * through itself. */
+ * through itself. For a sample whose values are finite
+ * (rod_guard_values). */
 bool rod_guard_crossing(rod_guard *g, const rod_sample *s, char *msg,
                         size_t size);
 
