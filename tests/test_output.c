@@ -457,6 +457,9 @@ START_TEST(file_size_limit) {
   H5free_memory(status);
   ck_assert_int_gt(check_whole_samples(f, 5e-4, false), 100);
   H5Fclose(f);
+  /* no description of a file that failed, nor one left half-made */
+  ck_assert_int_ne(access("big.xdmf", F_OK), 0);
+  ck_assert_int_ne(access("big.xdmf.part", F_OK), 0);
 }
 END_TEST
 
