@@ -115,9 +115,17 @@ static void report_estimate(const rod_scenario *sc, const rod_sim_result *res) {
     return;
   const double share =
       res->tip_motion > 0 ? res->error_estimate / res->tip_motion : 0;
-  printf("  error estimate: largest tip error %.3g mm (%.2g%% of the tip's "
-         "motion, %.3g mm)",
-         res->error_estimate * 1e3, 100 * share, res->tip_motion * 1e3);
+  /* a tip that moves less than a millionth of the rod's length (the
+   * estimate's floor, rod_sim_result) rests: a share of that motion is
+   * a share of rounding */
+  if (res->tip_motion < 1e-6 * sc->rod.length)
+    printf("  error estimate: largest tip error %.3g mm (the tip rests: it "
+           "moved %.3g mm)",
+           res->error_estimate * 1e3, res->tip_motion * 1e3);
+  else
+    printf("  error estimate: largest tip error %.3g mm (%.2g%% of the "
+           "tip's motion, %.3g mm)",
+           res->error_estimate * 1e3, 100 * share, res->tip_motion * 1e3);
   if (res->error_estimate_until < res->time - 1e-9 * sc->time.dt)
     printf(" up to t = %.6g s, where its companion at 2 time.dt failed",
            res->error_estimate_until);
