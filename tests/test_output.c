@@ -463,6 +463,24 @@ START_TEST(file_size_limit) {
 }
 END_TEST
 
+/* The HDF5 file is made by the writer's thread after the first sample: a
+ * limit that leaves no room for its header stops the run there, with one
+ * line and no file (nor its temporary name) left. */
+START_TEST(no_room_for_the_header) {
+  char err[4096];
+  run_opts o = {.fsize_limit = 4096};
+  int st = rodsim(&o, err, sizeof err, "run", scenario, "-o", "small.h5",
+                  "--set", "time.duration=0.02", NULL);
+  ck_assert_msg(st == 1, "exit %d: %s", st, err);
+  ck_assert_msg(lines(err) == 1 && strstr(err, "cannot make") &&
+                    strstr(err, "File too large") && strstr(err, "output.file"),
+                "%s", err);
+  ck_assert_int_ne(access("small.h5", F_OK), 0);
+  ck_assert_int_ne(access("small.h5.part", F_OK), 0);
+  ck_assert_int_ne(access("small.xdmf", F_OK), 0);
+}
+END_TEST
+
 START_TEST(size_estimate) {
   char err[4096];
   /* 60 s at 0.5 ms (97 nodes), every step: 1.5 GB before compression,
@@ -711,6 +729,7 @@ static Suite *output_suite(void) {
   tcase_add_test(tc, unwritable_outputs);
   tcase_add_test(tc, two_runs_one_file);
   tcase_add_test(tc, file_size_limit);
+  tcase_add_test(tc, no_room_for_the_header);
   tcase_add_test(tc, size_estimate);
   tcase_add_test(tc, sigkill_anywhere);
   suite_add_tcase(s, tc);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "io/logger_file.h"
 #include "io/scenario_contact.h"
 #include "io/writers.h"
 #include "progress.h"
@@ -301,7 +302,7 @@ static int run_common(int argc, char **argv, bool static_only) {
            "rodsim: interrupted before the run started; no file written\n");
   in_static = 1;
   catch_signals();
-  rod_logger_warm_up(); /* while the scenario is read and the model made */
+  rod_run_file_warm_up(); /* while the scenario is read and the model made */
   rod_scenario sc;
   int rc = cli_load(&c, &sc);
   if (rc != CLI_OK)
@@ -385,7 +386,7 @@ static int run_common(int argc, char **argv, bool static_only) {
   char xdmf[ROD_PATH_MAX + 8];
   const char *xdmf_path = xdmf_target(&sc, xdmf, sizeof xdmf);
   rod_error xdmf_err = {{0}, {0}, {0}, 0};
-  rod_logger_end end = {0, 0, true}; /* how the writing ended */
+  rod_logger_end end = {0, 0, true, true}; /* how the writing ended */
   int cst = refused
                 ? rod_logger_discard(lg)
                 : rod_logger_close_told(lg, status, xdmf_path, &xdmf_err, &end);
@@ -412,6 +413,12 @@ static int run_common(int argc, char **argv, bool static_only) {
              sc.source, interrupted == SIGTERM ? "SIGTERM" : "SIGINT", res.time,
              res.samples, sc.output.file);
     return CLI_INTERRUPTED;
+  }
+  if (io[0] && !end.made) {
+    cli_fail("%s: output.file: cannot make %s: %s; stopped at t = %.6g s, "
+             "no file written",
+             sc.source, sc.output.file, io, res.time);
+    return CLI_FAILED;
   }
   if (io[0]) {
     cli_fail("%s: output.file: cannot write %s: %s; stopped at t = %.6g s, "

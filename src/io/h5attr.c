@@ -38,3 +38,35 @@ char *rod_h5_get_text(hid_t obj, const char *name) {
   H5Aclose(a);
   return copy;
 }
+
+/* A one-dimensional attribute of n strings. */
+int rod_h5_put_texts(hid_t obj, const char *name, const char *const *values,
+                     int n) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  hsize_t dims = (hsize_t)n;
+  hid_t space = H5Screate_simple(1, &dims, NULL);
+  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t e = attr < 0 ? -1 : H5Awrite(attr, type, values);
+  if (attr >= 0)
+    H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  return e < 0 ? ROD_EIO : ROD_OK;
+}
+
+/* A scalar numeric attribute: float64 (is_int false) or int32. */
+int rod_h5_put_number(hid_t obj, const char *name, double value, bool is_int) {
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(obj, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE,
+                          space, H5P_DEFAULT, H5P_DEFAULT);
+  int32_t i = (int32_t)value;
+  herr_t e = attr < 0 ? -1
+             : is_int ? H5Awrite(attr, H5T_NATIVE_INT32, &i)
+                      : H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
+  if (attr >= 0)
+    H5Aclose(attr);
+  H5Sclose(space);
+  return e < 0 ? ROD_EIO : ROD_OK;
+}

@@ -3,25 +3,18 @@
 #include "rod/logger.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "config.h"
-#include "core/model.h"
 #include "io/export_run.h"
 #include "io/h5attr.h"
+#include "io/logger_file.h"
 #include "io/logger_writer.h"
 #include "io/writers.h"
 
@@ -168,20 +161,10 @@ static void ds_dims(const ds_def *df, int points, hsize_t *dims) {
     dims[r++] = (hsize_t)df->per_point;
 }
 
-/* What the file's root holds besides its datasets, taken from the
- * scenario at the open and written with the file (make_file). */
-typedef struct {
-  char backend[32], model[32], scheme[32], integrator[32], created[32];
-  double dt, duration, alpha, length, tolerance;
-  int nodes, segments, output_every;
-  char *scenario; /* the scenario's text */
-  unsigned index_k;
-} file_header;
-
 struct rod_logger {
   hid_t file; /* 0 until made (make_file) */
   bool made;  /* the file made, its header written and flushed */
-  file_header header;
+  rod_run_header header;
   double *s_values; /* /rod/s of the first sample, for make_datasets */
   bool contact_group;
   int tendons;
@@ -253,140 +236,6 @@ static hid_t file_type(int t) {
 }
 static size_t type_size(int t) { return t == 0 ? 8 : t == 1 ? 4 : 1; }
 
-/* A one-dimensional attribute of n strings. */
-static int write_strings_attr(hid_t obj, const char *name,
-                              const char *const *values, int n) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  hsize_t dims = (hsize_t)n;
-  hid_t space = H5Screate_simple(1, &dims, NULL);
-  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t e = attr < 0 ? -1 : H5Awrite(attr, type, values);
-  if (attr >= 0)
-    H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  return e < 0 ? ROD_EIO : ROD_OK;
-}
-
-/* A scalar numeric attribute: float64 (is_int false) or int32. */
-static int write_number_attr(hid_t obj, const char *name, double value,
-                             bool is_int) {
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(obj, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE,
-                          space, H5P_DEFAULT, H5P_DEFAULT);
-  int32_t i = (int32_t)value;
-  herr_t e = attr < 0 ? -1
-             : is_int ? H5Awrite(attr, H5T_NATIVE_INT32, &i)
-                      : H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
-  if (attr >= 0)
-    H5Aclose(attr);
-  H5Sclose(space);
-  return e < 0 ? ROD_EIO : ROD_OK;
-}
-
-/* The dataset /samples (scalar int64): how many whole samples the file
- * holds. It is made (0) with the file, its 8 bytes stored in place
- * (contiguous, allocated at once), and raised only by a flush after the
- * one that wrote those samples, so it never counts a sample whose data is
- * not on disk: a run killed during a flush may leave some datasets
- * extended past their data (HDF5 writes the datasets' headers and chunk
- * indices in no set order), and a reader takes the first `samples` of
- * each. The flush that raises it writes those 8 bytes and no metadata. A
- * dataset, not an attribute: a reader of a corrupt file then decodes no
- * attribute message (libhdf5 1.10.8 reads past its buffer on some). */
-static hid_t make_count(hid_t file) {
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_layout(dcpl, H5D_CONTIGUOUS);
-  H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-  hid_t ds = H5Dcreate2(file, "/samples", H5T_STD_I64LE, space, H5P_DEFAULT,
-                        dcpl, H5P_DEFAULT);
-  H5Pclose(dcpl);
-  H5Sclose(space);
-  const int64_t zero = 0;
-  if (ds >= 0 &&
-      (H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero) <
-           0 ||
-       rod_h5_put_text(ds, "units", "1") != ROD_OK ||
-       rod_h5_put_text(ds, "description",
-                       "whole samples along T: a run killed during a flush "
-                       "may leave datasets longer, their last samples not "
-                       "written") != ROD_OK)) {
-    H5Dclose(ds);
-    ds = -1;
-  }
-  return ds;
-}
-
-/* The text of a scenario key, or fallback when this build lacks the key. */
-static void key_text(const rod_scenario *sc, const char *section,
-                     const char *name, const char *fallback, char *buf,
-                     size_t size) {
-  if (rod_scenario_get_text(sc, section, name, buf, size) != ROD_OK)
-    snprintf(buf, size, "%s", fallback);
-}
-
-/* The root attributes besides the scenario text, from sc: the main
- * parameters as numbers and names, so that a reader needs no INI parser
- * for them; the build that wrote the file and when. */
-static void header_of(const rod_scenario *sc, const char *backend,
-                      file_header *h) {
-  key_text(sc, "rod", "model", "kirchhoff", h->model, sizeof h->model);
-  key_text(sc, "time", "scheme", "bdf-alpha", h->scheme, sizeof h->scheme);
-  key_text(sc, "space", "integrator", "rk4", h->integrator,
-           sizeof h->integrator);
-  snprintf(h->backend, sizeof h->backend, "%s", backend);
-  time_t t = time(NULL);
-  struct tm utc;
-  gmtime_r(&t, &utc);
-  strftime(h->created, sizeof h->created, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  rod_model m; /* the grid of space.nodes = auto */
-  rod_model_init(&m, sc);
-  h->dt = sc->time.dt;
-  h->duration = sc->time.duration;
-  h->alpha = sc->time.alpha;
-  h->length = sc->rod.length;
-  h->nodes = rod_model_nodes(&m, sc);
-  h->segments = sc->rfem.segments;
-  h->output_every = sc->output.every;
-  h->tolerance = sc->solver.tolerance;
-}
-
-static int write_root_attrs(hid_t file, const file_header *h) {
-  int st = rod_h5_put_text(file, "backend", h->backend);
-  const struct {
-    const char *name, *value;
-  } texts[] = {{"rodsim_version", ROD_VERSION},
-               {"revision", ROD_REVISION},
-               {"created", h->created},
-               {"model", h->model},
-               {"scheme", h->scheme},
-               {"integrator", h->integrator},
-               {"units", "SI: m, s, kg, N, J; angles in rad"},
-               {"quaternion_order", "w x y z"}};
-  for (size_t i = 0; i < sizeof texts / sizeof texts[0] && st == ROD_OK; i++)
-    st = rod_h5_put_text(file, texts[i].name, texts[i].value);
-  const struct {
-    const char *name;
-    double value;
-    bool is_int;
-  } numbers[] = {{"dt", h->dt, false},
-                 {"duration", h->duration, false},
-                 {"alpha", h->alpha, false},
-                 {"length", h->length, false},
-                 {"nodes", h->nodes, true},
-                 {"segments", h->segments, true},
-                 {"output_every", h->output_every, true},
-                 {"tolerance", h->tolerance, false}};
-  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0] && st == ROD_OK;
-       i++)
-    st = write_number_attr(file, numbers[i].name, numbers[i].value,
-                           numbers[i].is_int);
-  return st;
-}
-
 /* Mantissa bits kept of the solver's results: output.significant_bits, or
  * when it is 0 those that resolve a thousandth of solver.tolerance
  * (relative rounding error 2^-(bits+1) <= 5e-4 tolerance): 37 bits for the
@@ -440,58 +289,6 @@ static unsigned index_k(double samples, int block) {
                                    : (unsigned)k;
 }
 
-/* Create the file of o so that what is on disk stays a consistent file
- * between flushes: HDF5 writes no metadata before H5Fflush (no evictions
- * from its metadata cache), never reuses the space a rewritten chunk
- * leaves (no free-space managers) and never splits a chunk index's node
- * (index_k), so a block written after the last flush only adds bytes
- * that the file on disk does not yet refer to, and a flush only rewrites
- * in place or adds what refers to bytes already written. A run killed at
- * any moment then leaves the samples of its last count whole. */
-static hid_t create_file(const rod_outfile *o, unsigned ik) {
-  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, (hsize_t)1);
-  if (ik != 32)
-    H5Pset_istore_k(fcpl, ik);
-  H5AC_cache_config_t mdc;
-  mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
-  if (H5Pget_mdc_config(fapl, &mdc) >= 0) {
-    mdc.evictions_enabled = false;
-    mdc.incr_mode = H5C_incr__off;
-    mdc.flash_incr_mode = H5C_flash_incr__off;
-    mdc.decr_mode = H5C_decr__off;
-    H5Pset_mdc_config(fapl, &mdc);
-  }
-  hid_t f = rod_outfile_create_hdf5(o, fcpl, fapl);
-  H5Pclose(fapl);
-  H5Pclose(fcpl);
-  return f;
-}
-
-static void *h5_open(void *unused) {
-  (void)unused;
-  H5open();
-  return NULL;
-}
-
-void rod_logger_warm_up(void) {
-  hbool_t threadsafe = false;
-  H5is_library_threadsafe(&threadsafe);
-  pthread_t thread;
-  pthread_attr_t attr;
-  if (!threadsafe || pthread_attr_init(&attr) != 0)
-    return;
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  sigset_t all, old; /* no signal handled on that thread */
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  if (pthread_create(&thread, &attr, h5_open, NULL) != 0)
-    (void)0; /* it starts with the first call, as usual */
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy(&attr);
-}
-
 /* B of the file's header (its attributes, groups and chunk indices)
  * besides the scenario's text, as rod_logger_estimate counts it. */
 static const double header_bytes = 64e3;
@@ -511,33 +308,7 @@ static void close_made(rod_logger *lg) {
  * failure leaves errno and lg->made false; the file is then dropped at
  * the close. */
 static int make_file(rod_logger *lg) {
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-  errno = 0;
-  lg->file = create_file(lg->out, lg->header.index_k);
-  if (lg->file < 0) {
-    lg->file = 0;
-    return ROD_EIO;
-  }
-  int st = write_root_attrs(lg->file, &lg->header);
-  if (st == ROD_OK)
-    st = rod_h5_put_text(lg->file, "scenario", lg->header.scenario);
-  if (st == ROD_OK)
-    st = rod_h5_put_text(lg->file, "status", "running");
-  if (st == ROD_OK && (lg->count = make_count(lg->file)) < 0) {
-    lg->count = 0;
-    st = ROD_EIO;
-  }
-  const char *groups[] = {"/tip", "/rod", "/energy", "/solver"};
-  for (int i = 0; i < 4 && st == ROD_OK; i++) {
-    hid_t g =
-        H5Gcreate2(lg->file, groups[i], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
-      st = ROD_EIO;
-    else
-      H5Gclose(g);
-  }
-  if (st == ROD_OK && H5Fflush(lg->file, H5F_SCOPE_GLOBAL) < 0)
-    st = ROD_EIO;
+  const int st = rod_run_file_make(lg->out, &lg->header, &lg->file, &lg->count);
   lg->made = st == ROD_OK;
   return st;
 }
@@ -592,7 +363,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
                    : samples > 1 << 20 ? 1 << 20
                                        : (long)samples;
   lg->times = malloc((size_t)lg->times_room * sizeof *lg->times);
-  header_of(sc, backend, &lg->header);
+  rod_run_header_of(sc, backend, &lg->header);
   lg->header.index_k = index_k(samples, lg->block);
   const size_t need = rod_scenario_to_ini(sc, NULL, 0) + 1;
   lg->header.scenario = malloc(need);
@@ -756,14 +527,13 @@ static int make_datasets(rod_logger *lg) {
     }
     int st = describe(lg->ds[i], df->units, df->description);
     if (st == ROD_OK && i == DS_METHOD)
-      st =
-          write_strings_attr(lg->ds[i], "enum_names", method_names,
-                             (int)(sizeof method_names / sizeof *method_names));
+      st = rod_h5_put_texts(lg->ds[i], "enum_names", method_names,
+                            (int)(sizeof method_names / sizeof *method_names));
     if (st == ROD_OK && (i == DS_QUAT))
       st = rod_h5_put_text(lg->ds[i], "quaternion_order", "w x y z");
     if (st == ROD_OK && df->rounded)
       st =
-          write_number_attr(lg->ds[i], "significant_bits", lg->keep_bits, true);
+          rod_h5_put_number(lg->ds[i], "significant_bits", lg->keep_bits, true);
     if (st != ROD_OK)
       return st;
   }
@@ -1102,6 +872,7 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
     end->write_errno = write_errno ? write_errno : lg->commit_errno;
     end->kept = write_errno ? written : lg->appended;
     end->told = !write_errno || clean_stop;
+    end->made = lg->made || discard;
   }
   free(lg->times);
   free(lg->header.scenario);

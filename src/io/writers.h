@@ -25,11 +25,12 @@ int rod_logger_open_with(rod_logger **lg, const char *path,
 
 /* How a logger's writing ended (rod_logger_close_told): errno of the
  * first failed write or move into place (0: none), the samples the file
- * keeps, and whether its status says why it stopped (after a failure). */
+ * keeps, whether its status says why it stopped (after a failure), and
+ * whether the file was made at all (its making failed: none is left). */
 typedef struct {
   int write_errno;
   long kept;
-  bool told;
+  bool told, made;
 } rod_logger_end;
 
 /* rod_logger_close_xdmf, with how the writing ended in *end: what
@@ -42,13 +43,6 @@ int rod_logger_close_told(rod_logger *lg, const char *status,
 
 /* Samples appended so far (none written: none appended). */
 long rod_logger_appended(const rod_logger *lg);
-
-/* Starts HDF5's own initialisation (H5open, 1.5 to 2.5 ms: its
- * allocations and tables) on a thread of its own, for a command that will
- * open a logger, so that it runs while the scenario is read and the
- * simulation made. Only where the library is threadsafe (its calls then
- * wait for one another); else nothing. */
-void rod_logger_warm_up(void);
 
 /* rod_export_xdmf; force: replace a file rodsim did not write. */
 int rod_export_xdmf_with(const char *h5_path, const char *xdmf_path, bool force,
