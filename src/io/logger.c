@@ -376,7 +376,8 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   rod_scenario_to_ini(sc, lg->header.scenario, need);
   /* The file is made on the writer's thread (make_file), after the first
    * sample. What can be told now is said now, as a bad output: no room
-   * for its header, or a device (written as it is) that takes no file. */
+   * for its header on the disk or under the file size limit, or a device
+   * (written as it is) that takes no file. */
   int e = rod_outfile_room(lg->out, header_bytes + (double)need);
   if (!e && rod_outfile_in_place(lg->out) && make_file(lg) != ROD_OK)
     e = errno ? errno : EIO;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
@@ -565,10 +566,14 @@ bool rod_outfile_in_place(const rod_outfile *o) { return o->in_place; }
 
 int rod_outfile_room(const rod_outfile *o, double bytes) {
   struct statvfs fs;
-  return fstatvfs(o->part_fd, &fs) == 0 &&
-                 (double)fs.f_bavail * (double)fs.f_frsize < bytes
-             ? ENOSPC
-             : 0;
+  if (fstatvfs(o->part_fd, &fs) == 0 &&
+      (double)fs.f_bavail * (double)fs.f_frsize < bytes)
+    return ENOSPC;
+  struct rlimit lim;
+  if (!o->in_place && getrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+      lim.rlim_cur != RLIM_INFINITY && (double)lim.rlim_cur < bytes)
+    return EFBIG;
+  return 0;
 }
 
 bool rod_outfile_is(const rod_outfile *o, int fd) {

@@ -97,8 +97,9 @@ hid_t rod_outfile_create_hdf5(const rod_outfile *o, hid_t fcpl, hid_t fapl);
 /* True when the output is a device written as it is (no file made). */
 bool rod_outfile_in_place(const rod_outfile *o);
 
-/* 0 when the file system of the file created has bytes free, else
- * ENOSPC (also when that cannot be told: 0). */
+/* 0 when the file created can take bytes: ENOSPC when its file system
+ * has fewer free, EFBIG when the process's file size limit (RLIMIT_FSIZE)
+ * is lower (0 when that cannot be told). */
 int rod_outfile_room(const rod_outfile *o, double bytes);
 
 /* True when fd is open on the file created (the same device and inode):
