@@ -491,10 +491,6 @@ long rod_writer_finish_begin(rod_writer *w) {
 
 int rod_writer_wait(rod_writer *w, long handed) { return wait_done(w, handed); }
 
-int rod_writer_finish(rod_writer *w) {
-  return rod_writer_wait(w, rod_writer_finish_begin(w));
-}
-
 long rod_writer_pending(rod_writer *w) {
   pthread_mutex_lock(&w->lock);
   const long n = w->next - w->counted;
@@ -591,9 +587,9 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
     return st;
   }
   populate(w);
-  if (w->cfg.blocks == 1)
+  if (w->cfg.blocks == 1) {
     prepare(w);
-  if (w->cfg.blocks > 1) { /* no signal handled on the writer's thread */
+  } else { /* no signal handled on the writer's thread */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);

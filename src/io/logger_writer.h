@@ -73,12 +73,9 @@ int rod_writer_tick(rod_writer *w, double max_age);
  * and flushed and counted. ROD_EIO after a failed write. */
 int rod_writer_sync(rod_writer *w, bool flush);
 
-/* Write and count every sample handed over, the file's last: ROD_EIO
- * after a failed write. */
-int rod_writer_finish(rod_writer *w);
-
-/* rod_writer_finish in two: the last block handed over (its number
- * returned), and the wait until it is done (ROD_EIO after a failed
+/* The end of the writing, in two: the last block handed over, to write
+ * and count every sample handed over as the file's last (its number
+ * returned); and the wait until it is done (ROD_EIO after a failed
  * write), with other work between. */
 long rod_writer_finish_begin(rod_writer *w);
 int rod_writer_wait(rod_writer *w, long handed);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io/scenario_contact.h"
+#include "io/writers.h"
 #include "rod/export.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
@@ -190,16 +191,19 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
   const char *status = st == ROD_OK      ? "complete"
                        : st == ROD_EINTR ? "interrupted"
                                          : why;
-  char io[128];
-  snprintf(io, sizeof io, "%s", rod_logger_strerror(lg));
-  const long kept = rod_logger_written(lg, NULL);
+  /* the static state refused as the input's: no sample, no file */
+  const bool refused = st == ROD_EINVAL && rod_logger_appended(lg) == 0;
   char xdmf[ROD_PATH_MAX + 8];
   const bool described =
-      sc->output.xdmf && !(st == ROD_EINVAL && kept == 0) &&
+      sc->output.xdmf && !refused &&
       rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK;
   rod_error xdmf_err = {{0}, {0}, {0}, 0};
-  int cst =
-      rod_logger_close_xdmf(lg, status, described ? xdmf : NULL, &xdmf_err);
+  rod_logger_end end = {0, 0, true, true}; /* how the writing ended */
+  int cst = rod_logger_close_told(lg, status, described ? xdmf : NULL,
+                                  &xdmf_err, &end);
+  char io[128];
+  snprintf(io, sizeof io, "%s",
+           end.write_errno ? strerror(end.write_errno) : "");
   if (xdmf_err.message[0])
     xdmf_warn(xdmf, &xdmf_err, rec);
   run_warnings(sc, &res, rec);
@@ -218,7 +222,7 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
     sweep_format(rec->message, sizeof rec->message,
                  "output.file: cannot write %s (%s); stopped at t = %.6g s",
                  sc->output.file, io[0] ? io : rod_strerror(cst), res.time);
-  } else if (st == ROD_EINVAL && kept == 0) {
+  } else if (refused) {
     unlink(sc->output.file); /* refused as input: no file, as run */
     refuse(rec, &err);
   } else if (st != ROD_OK) {
