@@ -5,7 +5,9 @@
 # and the command that installs them, exit status 1, apt-get untouched;
 # as root, apt-get update and install of exactly those packages, its
 # output shown; nothing missing, silence and exit 0. Run unprivileged
-# through setpriv when the test runs as root.
+# through setpriv when the test runs as root; the scripts run from a copy
+# in the test's own folder, which that user can read whatever the mode of
+# the checkout's folders (mktemp -d makes them 0700).
 # usage: tests/test_install_deps.sh SOURCE_DIR
 set -u
 src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -26,7 +28,9 @@ check() { # check NAME CONDITION...
     sed 's/^/  err: /' "$tmp/err"
   fi
 }
-mkdir "$tmp/bin"
+mkdir "$tmp/bin" "$tmp/scripts"
+cp "$src/scripts/install-deps" "$src/scripts/install-dev-kit" "$tmp/scripts/"
+chmod 755 "$tmp/scripts" "$tmp/scripts/install-deps" "$tmp/scripts/install-dev-kit"
 cat >"$tmp/bin/dpkg-query" <<'SH'
 #!/bin/sh
 # the last argument is the package
@@ -58,7 +62,7 @@ no_traceback() { ! grep -qi "traceback\|not found" "$tmp/err"; }
 
 export RODSIM_MISSING="check libpng-dev"
 touch "$RODSIM_APT_LOG" && chmod 666 "$RODSIM_APT_LOG"
-unprivileged "$src/scripts/install-deps" >"$tmp/out" 2>"$tmp/err"
+unprivileged "$tmp/scripts/install-deps" >"$tmp/out" 2>"$tmp/err"
 check "install-deps without root exits 1" test $? -eq 1
 check "one message" one_line
 check "it lists the packages and the command" \
@@ -68,7 +72,7 @@ check "no traceback" no_traceback
 check "apt-get not run" test ! -s "$RODSIM_APT_LOG"
 
 export RODSIM_MISSING="libpng-dev valgrind"
-unprivileged "$src/scripts/install-dev-kit" >"$tmp/out" 2>"$tmp/err"
+unprivileged "$tmp/scripts/install-dev-kit" >"$tmp/out" 2>"$tmp/err"
 check "install-dev-kit without root exits 1" test $? -eq 1
 check "one message for both lists" one_line
 check "it lists build and kit packages" \
@@ -76,13 +80,13 @@ check "it lists build and kit packages" \
 check "apt-get not run by the kit" test ! -s "$RODSIM_APT_LOG"
 
 export RODSIM_MISSING=""
-unprivileged "$src/scripts/install-dev-kit" >"$tmp/out" 2>"$tmp/err"
+unprivileged "$tmp/scripts/install-dev-kit" >"$tmp/out" 2>"$tmp/err"
 check "nothing missing: exit 0" test $? -eq 0
 check "nothing missing: silent" test ! -s "$tmp/out" -a ! -s "$tmp/err"
 
 if [ "$(id -u)" -eq 0 ]; then
   export RODSIM_MISSING="check libpng-dev"
-  "$src/scripts/install-deps" >"$tmp/out" 2>"$tmp/err"
+  "$tmp/scripts/install-deps" >"$tmp/out" 2>"$tmp/err"
   check "as root: exit 0" test $? -eq 0
   check "as root: apt-get update, install of the missing" \
     test "$(cat "$RODSIM_APT_LOG")" = "update
