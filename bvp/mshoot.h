@@ -16,9 +16,10 @@
  * scaled deviation z_k = (y(k) - yref(k)) / scale. Residuals: the scaled
  * continuity (y(k-) - y(k)) / scale at every node and the end residual. The
  * Jacobian (from tangent sweeps, segment by segment) is banded; it is
- * factorised with LAPACK's banded LU and reused across iterations and solves
- * (chord Newton) until convergence slows, with a backtracking line search on
- * the scaled residual. */
+ * factorised by a banded LU (LAPACK's, or bvp/band.h's for plain chord
+ * iterations) and reused across iterations and solves (chord Newton) until
+ * convergence slows, with a backtracking line search on the scaled
+ * residual. */
 #ifndef ROD_MSHOOT_H
 #define ROD_MSHOOT_H
 
@@ -36,14 +37,14 @@ typedef struct {
                           the node set stays the same */
   const double *drift_ref; /* nnodes x ny: the drift test's reference, also
                               the start of the nodes it places; NULL: yref */
-  int attempts;      /* solves with ever finer spacing before giving up; <= 0:
-                        5 */
-  bool fold_updates; /* an explicit inverse (small systems) takes each
-                        Broyden update into itself, H += a b^T, and is kept
-                        until an iteration leaves more than 0.9 of the
-                        residual, instead of holding at most
-                        ROD_MSHOOT_UPDATES updates beside it until one
-                        leaves more than half */
+  int attempts; /* solves with ever finer spacing before giving up; <= 0:
+                   5 */
+  bool chord;   /* plain chord iterations: the Jacobian's band LU
+                   (rod_band_factor, whatever the size) kept until an
+                   iteration leaves more than 0.9 of the residual, no
+                   Broyden updates; otherwise Broyden's updates beside an
+                   explicit inverse (small systems) or LAPACK's band LU,
+                   kept until an iteration leaves more than half */
 } rod_mshoot_options;
 
 typedef struct rod_mshoot rod_mshoot;

@@ -99,17 +99,16 @@ static const int kr_auto_simple_budget = 25;
 static const double kr_segment_growth = 10.0;
 
 /* The same for the implicit stages of a Runge-Kutta scheme (time.scheme),
- * chosen by measurement: longer segments and fewer unknowns (esdirk4 on
- * the weight release, 30 nodes at 0.7 ms: 59 planar unknowns at G = 10, 27
- * at 100), whose explicit inverse costs a tenth to form and a fifth to
- * apply, for one or two more iterations per step. Instructions (callgrind,
- * with the quadratic stage predictor and folded Broyden updates) for
- * G = 10, 30, 50, 70, 100: weight release 0.7 s 2.42e9, 1.67e9, 1.67e9,
- * 1.82e9, 1.71e9; impulse 0.5 s (44 nodes, 0.45 ms) at 50, 70, 100:
- * 3.96e9, 3.73e9, 3.73e9, and under time.tolerance = 1e-5 (40 nodes) at
- * 50, 100, 200: 4.45e9, 4.19e9, 4.08e9. BDF-alpha keeps its 10 (its
- * shipped scenarios bit for bit). */
-static const double kr_stage_segment_growth = 100.0;
+ * chosen by measurement with their plain chord iterations on the band LU
+ * (rod_mshoot_options.chord): longer segments mean fewer unknowns but a
+ * Jacobian that ages faster (more iterations per stage). rodsim bench,
+ * best of 5, esdirk4, G = 10, 20, 30, 50, 100: the impulse (0.5 s) at
+ * time.tolerance = 1e-5 0.120, 0.112, 0.116, 0.121, 0.117 s and at fixed
+ * 0.45 ms on 44 nodes 0.137, 0.125, 0.122, 0.126, 0.129 s; the weight
+ * release (2 s) at 5e-6 0.259, 0.244, 0.235, 0.239, 0.245 s and at fixed
+ * 0.7 ms on 30 nodes 0.200, 0.191, 0.188, 0.185, 0.201 s. BDF-alpha keeps
+ * its 10 (its shipped scenarios bit for bit). */
+static const double kr_stage_segment_growth = 30.0;
 
 /* Grid intervals per modified-shooting segment. The semi-discretised rod
  * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
@@ -153,7 +152,7 @@ static int solve_modified(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
       .reuse_jacobian = k->mshoot_c0 == c->c0,
       .drift_ref = k->lp_z,
       .attempts = 1,
-      .fold_updates = k->scheme != NULL,
+      .chord = k->scheme != NULL,
   };
   k->mshoot_c0 = c->c0;
   rod_shooting_stats ss;
