@@ -1,6 +1,7 @@
 /* The band LU of bvp/band.h against LAPACK's dgbtrf and dgbtrs, whose
  * storage, pivots and operations it repeats: on random band matrices of
- * several shapes (pivoting on, by small diagonals) the solves of A x = b
+ * several shapes (pivoting on, by small diagonals) and on the
+ * block-bidiagonal matrices of modified shooting the solves of A x = b
  * and A^T x = b agree with LAPACK's to rounding (forward error below a
  * small multiple of cond(A) eps), the pivots are LAPACK's, the residual
  * is at rounding level, and a singular matrix is reported at the same
@@ -22,13 +23,30 @@ static double uniform(void) { /* [-1, 1) */
 static double A[NMAX * NMAX];                      /* dense copy */
 static double ab[LDMAX * NMAX], ab2[LDMAX * NMAX]; /* band storage */
 
-/* A random band matrix, diagonal scaled by diag (small: pivoting). */
-static void make(int n, int kl, int ku, int ld, double diag) {
+/* Modified shooting's Jacobian on nx start unknowns and m nodes of ny
+ * states (bvp/mshoot.c): row block k (ny rows; the last nx rows for the
+ * end) holds the sweep's tangents in column block k (nx columns for
+ * k = 0) and -1 on the diagonal of column block k + 1. Nonzero at (i, j)? */
+static bool shooting_entry(int nx, int ny, int i, int j) {
+  const int block = i / ny; /* row block */
+  const int c0 = block == 0 ? 0 : nx + (block - 1) * ny;
+  const int c1 = block == 0 ? nx : c0 + ny;  /* tangents: [c0, c1) */
+  const int diag = nx + block * ny + i % ny; /* the -1 */
+  return (j >= c0 && j < c1) || j == diag;
+}
+
+/* A random band matrix, diagonal scaled by diag (small: pivoting); with
+ * ny > 0 only modified shooting's entries (kl, ku its band). */
+static void make(int n, int kl, int ku, int ld, double diag, int nx, int ny) {
   memset(A, 0, sizeof A);
   memset(ab, 0, sizeof ab);
   for (int j = 0; j < n; j++)
     for (int i = j - ku > 0 ? j - ku : 0; i <= j + kl && i < n; i++) {
-      double v = uniform() * (i == j ? diag : 1.0);
+      if (ny > 0 && !shooting_entry(nx, ny, i, j))
+        continue;
+      double v = ny > 0 && j == nx + (i / ny) * ny + i % ny
+                     ? -1.0
+                     : uniform() * (i == j ? diag : 1.0);
       A[(size_t)j * n + i] = v;
       ab[(size_t)j * ld + kl + ku + i - j] = v;
     }
@@ -50,9 +68,9 @@ static double condition(int n, int kl, int ku, int ld, const int *ipiv) {
   return 1.0 / rcond;
 }
 
-static void check_shape(int n, int kl, int ku, double diag) {
+static void check_shape(int n, int kl, int ku, double diag, int nx, int ny) {
   const int ld = 2 * kl + ku + 1;
-  make(n, kl, ku, ld, diag);
+  make(n, kl, ku, ld, diag, nx, ny);
   int ipiv[NMAX];
   lapack_int lpiv[NMAX];
   ck_assert_int_eq(rod_band_factor(n, kl, ku, ab, ld, ipiv), 0);
@@ -101,13 +119,26 @@ START_TEST(solves_as_lapack) {
                            {99, 12, 10}, {120, 7, 12}, {40, 24, 24}};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
     for (int d = 0; d < 2; d++) /* dominant diagonal, then small: pivots */
-      check_shape(shapes[s][0], shapes[s][1], shapes[s][2], d ? 1e-3 : 10.0);
+      check_shape(shapes[s][0], shapes[s][1], shapes[s][2], d ? 1e-3 : 10.0, 0,
+                  0);
+}
+END_TEST
+
+/* Planar modified shooting: 3 start unknowns, 8 states a node, band
+ * kl = 12, ku = 10; 3D: 6 and 16, band 25 and 21. */
+START_TEST(shooting_jacobians_as_lapack) {
+  const int cases[][4] = {{3, 8, 12, 10}, {6, 16, 25, 21}};
+  for (int c = 0; c < 2; c++) {
+    const int nx = cases[c][0], ny = cases[c][1];
+    for (int m = 1; m <= 14 && nx + m * ny <= NMAX; m += 3)
+      check_shape(nx + m * ny, cases[c][2], cases[c][3], 1.0, nx, ny);
+  }
 }
 END_TEST
 
 START_TEST(singular_column_as_lapack) {
   const int n = 20, kl = 3, ku = 2, ld = 2 * kl + ku + 1;
-  make(n, kl, ku, ld, 1.0);
+  make(n, kl, ku, ld, 1.0, 0, 0);
   /* column 7 zero on and below the diagonal after nothing else: zero it
    * whole, so that no elimination can fill it */
   for (int i = 0; i < ld; i++)
@@ -126,6 +157,7 @@ static Suite *band_suite(void) {
   Suite *s = suite_create("band");
   TCase *tc = tcase_create("lu");
   tcase_add_test(tc, solves_as_lapack);
+  tcase_add_test(tc, shooting_jacobians_as_lapack);
   tcase_add_test(tc, singular_column_as_lapack);
   suite_add_tcase(s, tc);
   return s;
