@@ -43,10 +43,12 @@ struct rod_mshoot {
   double *drdy;            /* nx x ny */
   double integrations;
   int jacobians;
-  /* Broyden updates of the inverse Jacobian: H = J0^-1 + sum a_i b_i^T */
-  int updates;
-  bool chord;            /* this solve's rod_mshoot_options.chord */
-  bool own_lu;           /* the band LU is rod_band_factor's (chord) */
+  /* Broyden updates of the inverse Jacobian: H = J0^-1 + sum a_i b_i^T,
+   * the first `folded` of them taken into the explicit inverse Hd */
+  int updates, folded;
+  bool stages; /* this solve's rod_mshoot_options.stages */
+  bool chord;  /* plain chord iterations on rod_band_factor's LU (stages
+                  of more than ROD_MSHOOT_FOLD unknowns) */
   double *bro_a, *bro_b; /* ROD_MSHOOT_UPDATES x nmax each */
   double *tmp;           /* nmax */
   /* Small systems keep the explicit inverse (ROD_MSHOOT_DENSE). */
@@ -83,6 +85,18 @@ enum { ROD_MSHOOT_DENSE = 64 };
 
 /* Broyden updates kept before the Jacobian is recomputed. */
 enum { ROD_MSHOOT_UPDATES = 24 };
+
+/* Largest system of an implicit stage (rod_mshoot_options.stages) kept as
+ * an explicit inverse with Broyden updates folded into it; larger ones
+ * iterate as a plain chord on the band LU. Large steps on coarse grids
+ * give few, strongly nonlinear unknowns, where the updates pay: esdirk4
+ * on the weight release, 20 nodes at 4 ms (19 unknowns), took 32.1 ms
+ * as a chord and 27.1 ms folded; at 2 ms 60.3 and 58.1 ms; at 0.7 ms on
+ * 30 nodes (27 to 35 unknowns) and on the impulse (59 to 99) the chord
+ * is as fast or faster (rodsim bench, best of 7 interleaved; 32 and 40
+ * as thresholds changed nothing but the 0.7 ms case, 40 slowing it by
+ * 13%). */
+enum { ROD_MSHOOT_FOLD = 24 };
 
 static int unknowns_of(const rod_mshoot *ms, int count) {
   return ms->bvp.nx + count * ms->bvp.ny;
@@ -489,8 +503,8 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   ms->reduced = ms->jac_reduced;
   if (!ms->reduced)
     ms->na = n;
-  ms->dense = !ms->chord && ms->na <= ROD_MSHOOT_DENSE;
-  ms->own_lu = ms->chord;
+  ms->dense = ms->na <= (ms->stages ? ROD_MSHOOT_FOLD : ROD_MSHOOT_DENSE);
+  ms->chord = ms->stages && !ms->dense;
   if (ms->dense) {
     const int na = ms->na;
     for (int j = 0; j < na; j++)
@@ -519,11 +533,11 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
         ms->abr[(size_t)j * ld + kl + ku + i - j] =
             band_get(ms, ms->rmap[i], ms->cmap[j]);
     }
-    info = ms->own_lu ? rod_band_factor(na, kl, ku, ms->abr, ld, ms->ipiv)
-                      : LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, na, na, kl, ku,
-                                            ms->abr, ld, ms->ipiv);
+    info = ms->chord ? rod_band_factor(na, kl, ku, ms->abr, ld, ms->ipiv)
+                     : LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, na, na, kl, ku,
+                                           ms->abr, ld, ms->ipiv);
   } else {
-    info = ms->own_lu
+    info = ms->chord
                ? rod_band_factor(n, ms->kl, ms->ku, ms->ab, ms->ldab, ms->ipiv)
                : LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, n, n, ms->kl, ms->ku,
                                      ms->ab, ms->ldab, ms->ipiv);
@@ -531,7 +545,7 @@ static int refresh_jacobian(rod_mshoot *ms, double *X) {
   if (info != 0)
     return ROD_ESING;
   ms->jac_valid = true;
-  ms->updates = 0;
+  ms->updates = ms->folded = 0;
   ms->jac_count = ms->count;
   memcpy(ms->jac_nodes, ms->nodes, (size_t)ms->count * sizeof(int));
   return 0;
@@ -570,13 +584,13 @@ static void apply_reduced(rod_mshoot *ms, bool trans, const double *v,
     const int ld = r ? ms->ldabr : ms->ldab;
     const double *ab = r ? ms->abr : ms->ab;
     memcpy(out, v, (size_t)n * sizeof(double));
-    if (ms->own_lu)
+    if (ms->chord)
       rod_band_solve(n, kl, ku, ab, ld, ms->ipiv, trans, out);
     else
       LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, kl, ku, 1, ab,
                           ld, ms->ipiv, out, n);
   }
-  for (int i = 0; i < ms->updates; i++) {
+  for (int i = 0; i < ms->updates - ms->folded; i++) {
     const double *a = ms->bro_a + (size_t)i * n, *b = ms->bro_b + (size_t)i * n;
     if (trans) {
       double c = dot(a, v, n);
@@ -612,6 +626,28 @@ static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
     out[out_map[i]] = ms->vb[i];
 }
 
+/* The updates held beside the explicit inverse into it: Hd += a b^T
+ * each (their sum does not depend on the order). One pass over Hd per
+ * update, where holding them costs 4 na per product with H and a fresh
+ * Jacobian (tangent sweeps, LU and inverse) after ROD_MSHOOT_UPDATES of
+ * them. Measured on the stages of esdirk4 (weight release, 30 nodes,
+ * 0.7 ms, 35 unknowns, about 7 products per stage), instructions of 0.7 s:
+ * 1.81e9 held, 1.70e9 folded. */
+static void fold_update(rod_mshoot *ms) {
+  const int na = ms->na;
+  for (int u = 0; u < ms->updates - ms->folded; u++) {
+    const double *a = ms->bro_a + (size_t)u * na,
+                 *b = ms->bro_b + (size_t)u * na;
+    for (int j = 0; j < na; j++) {
+      double *c = ms->Hd + (size_t)j * na;
+      const double bj = b[j];
+      for (int i = 0; i < na; i++)
+        c[i] += a[i] * bj;
+    }
+  }
+  ms->folded = ms->updates;
+}
+
 /* Broyden's good update after the accepted step s = t dX, where
  * dX = -H R, with residual Rt there: H += (s - H y) (s^T H) / (s^T H y),
  * y = Rt - R (Sherman-Morrison of J += (y - J s) s^T / s^T s). As
@@ -620,7 +656,8 @@ static void apply_inverse(rod_mshoot *ms, int n, bool trans, const double *v,
  * two products with H per iteration instead of three. False when H is to
  * be recomputed. */
 static bool broyden_update(rod_mshoot *ms, int n, double t, double *next) {
-  if (ms->updates >= ROD_MSHOOT_UPDATES) {
+  const bool fold = ms->stages && ms->dense;
+  if (!fold && ms->updates - ms->folded >= ROD_MSHOOT_UPDATES) {
     ms->jac_valid = false; /* enough: recompute at the next need */
     return false;
   }
@@ -639,7 +676,7 @@ static bool broyden_update(rod_mshoot *ms, int n, double t, double *next) {
   for (int i = 0; i < n; i++)
     a[i] = (sv[i] - a[i]) / den;
   apply_inverse(ms, n, true, sv, b); /* b = H^T s, before this update */
-  const size_t slot = (size_t)ms->updates;
+  const size_t slot = (size_t)(ms->updates - ms->folded);
   double *ka = ms->bro_a + slot * ms->na;
   double *kb = ms->bro_b + slot * ms->na;
   if (ms->reduced) {
@@ -650,6 +687,8 @@ static bool broyden_update(rod_mshoot *ms, int n, double t, double *next) {
     memcpy(kb, b, (size_t)n * sizeof(double));
   }
   ms->updates++;
+  if (fold)
+    fold_update(ms);
   double c = dot(b, ms->Rt, n);
   for (int i = 0; i < n; i++)
     next[i] = -(v[i] + a[i] * c);
@@ -657,16 +696,19 @@ static bool broyden_update(rod_mshoot *ms, int n, double t, double *next) {
 }
 
 /* An iteration that leaves more than this share of the residual asks for
- * a fresh Jacobian next time: 0.5 with Broyden updates; for the chord
- * iteration (rod_mshoot_options.chord) 0.9, measured on the esdirk4 stages
- * (rodsim bench, best of 5; impulse 0.5 s at time.tolerance = 1e-5,
- * weight release 2 s at 5e-6): at 0.2, 0.5, 0.9, 0.97 and 1 the impulse
+ * a fresh Jacobian next time: 0.5 with Broyden updates held beside the
+ * inverse; 0.9 on the implicit stages (rod_mshoot_options.stages), for
+ * the folded updates (esdirk4, impulse on 44 nodes at 0.45 ms and weight
+ * release on 30 nodes at 0.7 ms: 0.5, 0.7 and 0.9 took 3.50e9, 3.30e9 and
+ * 3.29e9 instructions, and 1.73e9 at 0.5, 1.70e9 at 0.9) as for the plain
+ * chord (rodsim bench, best of 5; impulse 0.5 s at time.tolerance = 1e-5,
+ * weight release 2 s at 5e-6: at 0.2, 0.5, 0.9, 0.97 and 1 the impulse
  * took 0.184, 0.151, 0.130, 0.129 and 0.131 s, the weight release 0.312,
- * 0.268, 0.256, 0.260 and 0.259 s. A fresh Jacobian costs about eight
+ * 0.268, 0.256, 0.260 and 0.259 s). A fresh Jacobian costs about eight
  * sweeps; an old one still gains a factor of 3 to 10 per iteration. */
-static const double broyden_slow = 0.5, chord_slow = 0.9;
+static const double broyden_slow = 0.5, stage_slow = 0.9;
 
-/* Chord Newton, with Broyden updates unless options.chord, and
+/* Chord Newton, with Broyden updates unless the stage's plain chord, and
  * backtracking on the current node structure. */
 static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
                   double *res) {
@@ -709,7 +751,7 @@ static int newton(rod_mshoot *ms, const rod_mshoot_options *opt, int *iters,
         have_step = !ms->chord && broyden_update(ms, n, t, ms->dX);
         memcpy(ms->X, ms->Xt, (size_t)n * sizeof(double));
         memcpy(ms->R, ms->Rt, (size_t)n * sizeof(double));
-        if (rt > (ms->chord ? chord_slow : broyden_slow) * rn && !fresh)
+        if (rt > (ms->stages ? stage_slow : broyden_slow) * rn && !fresh)
           ms->jac_valid = false; /* slow: a fresh Jacobian next time */
         rn = rt;
         *res = norm_inf(ms->R, n);
@@ -752,7 +794,7 @@ int rod_mshoot_solve(rod_mshoot *ms, double *x, const double *yref,
   ms->jacobians = 0;
   if (!opt->reuse_jacobian)
     ms->jac_valid = false;
-  ms->chord = opt->chord;
+  ms->stages = opt->stages;
   int spacing = opt->spacing, iters = 0, status = ROD_ENOCONV;
   double res = INFINITY;
   for (int attempt = 0; attempt < attempts; attempt++) {

@@ -16,10 +16,10 @@
  * scaled deviation z_k = (y(k) - yref(k)) / scale. Residuals: the scaled
  * continuity (y(k-) - y(k)) / scale at every node and the end residual. The
  * Jacobian (from tangent sweeps, segment by segment) is banded; it is
- * factorised by a banded LU (LAPACK's, or bvp/band.h's for plain chord
- * iterations) and reused across iterations and solves (chord Newton) until
- * convergence slows, with a backtracking line search on the scaled
- * residual. */
+ * factorised by a banded LU (LAPACK's, or bvp/band.h's for the stages'
+ * plain chord iterations), or inverted when small, and reused across iterations
+ * and solves (chord Newton) until convergence slows, with a backtracking line
+ * search on the scaled residual. */
 #ifndef ROD_MSHOOT_H
 #define ROD_MSHOOT_H
 
@@ -39,12 +39,15 @@ typedef struct {
                               the start of the nodes it places; NULL: yref */
   int attempts; /* solves with ever finer spacing before giving up; <= 0:
                    5 */
-  bool chord;   /* plain chord iterations: the Jacobian's band LU
-                   (rod_band_factor, whatever the size) kept until an
-                   iteration leaves more than 0.9 of the residual, no
-                   Broyden updates; otherwise Broyden's updates beside an
-                   explicit inverse (small systems) or LAPACK's band LU,
-                   kept until an iteration leaves more than half */
+  bool stages;  /* the implicit stages of a Runge-Kutta step: up to
+                   ROD_MSHOOT_FOLD (24) unknowns the explicit inverse with
+                   each Broyden update folded into it, beyond that plain
+                   chord iterations on the Jacobian's band LU
+                   (rod_band_factor, no updates), both kept until an
+                   iteration leaves more than 0.9 of the residual;
+                   otherwise Broyden's updates held beside an explicit
+                   inverse (up to 64 unknowns) or LAPACK's band LU, kept
+                   until one leaves more than half */
 } rod_mshoot_options;
 
 typedef struct rod_mshoot rod_mshoot;

@@ -370,13 +370,14 @@ static double first_row_of_inverse(double *J, int n) {
   return sum;
 }
 
-/* Plain chord iterations on the band LU (rod_mshoot_options.chord)
- * against Broyden's updates, over a series of solves that reuse the
- * Jacobian (as the stages of a time step do): every solution within what
- * the tolerance leaves open of a tightly solved one (the residual
- * tolerance through the first row of J^-1 at the solution), and the
- * chord's Jacobian kept across solves. */
-START_TEST(chord_iterations_reach_the_solution) {
+/* The stages' solves (rod_mshoot_options.stages: 19 unknowns, folded
+ * Broyden updates; 49, plain chord iterations on the band LU) and
+ * Broyden's updates held beside the inverse, over a series of solves
+ * that reuse the Jacobian (as the stages of a time step do): every
+ * solution within what the tolerance leaves open of a tightly solved one
+ * (the residual tolerance through the first row of J^-1 at the
+ * solution), and the Jacobian kept across solves. */
+START_TEST(stage_solves_reach_the_solution) {
   const double lambda = 20.0, tol = 1e-8;
   const int solves = 40;
   cubic_model c;
@@ -386,7 +387,13 @@ START_TEST(chord_iterations_reach_the_solution) {
   bvp.user = &c;
   const double scale[2] = {1.0, lambda};
   static double yref[2 * NODES];
-  for (int chord = 0; chord < 2; chord++) {
+  const struct {
+    bool stages;
+    int spacing;
+  } cases[] = {{false, 20}, {true, 20}, {true, 8}};
+  for (int c_ = 0; c_ < 3; c_++) {
+    const bool stages = cases[c_].stages;
+    const int spacing = cases[c_].spacing;
     rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
     rod_mshoot *tight = rod_mshoot_alloc(&bvp, scale, 60);
     double x = -lambda;
@@ -398,16 +405,16 @@ START_TEST(chord_iterations_reach_the_solution) {
         yref[2 * g] = c.a * sinh(lambda * (1 - s)) / sinh(lambda);
         yref[2 * g + 1] = -lambda * c.a * cosh(lambda * (1 - s)) / sinh(lambda);
       }
-      rod_mshoot_options o = {.spacing = 20,
+      rod_mshoot_options o = {.spacing = spacing,
                               .tolerance = tol,
                               .max_iterations = 50,
                               .reuse_jacobian = true,
-                              .chord = chord};
+                              .stages = stages};
       rod_shooting_stats st;
       ck_assert_int_eq(rod_mshoot_solve(ms, &x, yref, &o, &st), ROD_OK);
       jacobians += st.jacobians;
       rod_mshoot_options ot = {
-          .spacing = 20, .tolerance = 1e-14, .max_iterations = 50};
+          .spacing = spacing, .tolerance = 1e-14, .max_iterations = 50};
       double xt = x;
       ck_assert_int_eq(rod_mshoot_solve(tight, &xt, yref, &ot, &st), ROD_OK);
       const int n = rod_mshoot_unknowns(tight);
@@ -416,11 +423,13 @@ START_TEST(chord_iterations_reach_the_solution) {
       X[0] = xt; /* the nodes at the tight solution's states */
       ck_assert_int_eq(rod_mshoot_dense_jacobian(tight, X, yref, R, J), ROD_OK);
       const double bound = first_row_of_inverse(J, n) * tol;
-      ck_assert_msg(fabs(x - xt) <= bound, "chord %d, a = %g: %.3g > %.3g",
-                    chord, c.a, fabs(x - xt), bound);
+      ck_assert_msg(fabs(x - xt) <= bound,
+                    "stages %d, spacing %d, a = %g: %.3g > %.3g", stages,
+                    spacing, c.a, fabs(x - xt), bound);
     }
-    ck_assert_msg(jacobians < solves, "chord %d: %d Jacobians for %d solves",
-                  chord, jacobians, solves);
+    ck_assert_msg(jacobians < solves,
+                  "stages %d, spacing %d: %d Jacobians for %d solves", stages,
+                  spacing, jacobians, solves);
     rod_mshoot_free(ms);
     rod_mshoot_free(tight);
   }
@@ -437,7 +446,7 @@ static Suite *mshoot_suite(void) {
   tcase_add_test(tc, simple_shooting_fails);
   tcase_add_test(tc, active_directions_simple);
   tcase_add_test(tc, active_directions_modified);
-  tcase_add_test(tc, chord_iterations_reach_the_solution);
+  tcase_add_test(tc, stage_solves_reach_the_solution);
   suite_add_tcase(s, tc);
   return s;
 }

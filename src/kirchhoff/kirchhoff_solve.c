@@ -99,16 +99,18 @@ static const int kr_auto_simple_budget = 25;
 static const double kr_segment_growth = 10.0;
 
 /* The same for the implicit stages of a Runge-Kutta scheme (time.scheme),
- * chosen by measurement with their plain chord iterations on the band LU
- * (rod_mshoot_options.chord): longer segments mean fewer unknowns but a
- * Jacobian that ages faster (more iterations per stage). rodsim bench,
- * best of 5, esdirk4, G = 10, 20, 30, 50, 100: the impulse (0.5 s) at
- * time.tolerance = 1e-5 0.120, 0.112, 0.116, 0.121, 0.117 s and at fixed
- * 0.45 ms on 44 nodes 0.137, 0.125, 0.122, 0.126, 0.129 s; the weight
- * release (2 s) at 5e-6 0.259, 0.244, 0.235, 0.239, 0.245 s and at fixed
- * 0.7 ms on 30 nodes 0.200, 0.191, 0.188, 0.185, 0.201 s. BDF-alpha keeps
- * its 10 (its shipped scenarios bit for bit). */
-static const double kr_stage_segment_growth = 30.0;
+ * chosen by measurement with their solves (rod_mshoot_options.stages):
+ * longer segments mean fewer unknowns but a Jacobian that ages faster
+ * (more iterations per stage). rodsim bench, esdirk4, best of 7
+ * interleaved, G = 30, 50, 70 against the earlier solves (Broyden's
+ * updates folded into an explicit inverse at G = 100): the weight release
+ * on 20 nodes at 4, 3 and 2 ms 31.9, 27.8, 28.6 (28.5); 38.2, 41.0, 36.0
+ * (37.1); 63.9, 55.5, 58.2 (62.4) ms, on 30 nodes at 1 and 0.7 ms 159,
+ * 151, 153 (169); 212, 205, 239 (245) ms, at time.tolerance = 5e-6 259,
+ * 248, 255 (307) ms; the impulse at 8e-6 138, 142, 153 (188) ms and on
+ * 44 nodes at 0.45 ms 130, 135, 138 (171) ms. BDF-alpha keeps its 10 (its
+ * shipped scenarios bit for bit). */
+static const double kr_stage_segment_growth = 50.0;
 
 /* Grid intervals per modified-shooting segment. The semi-discretised rod
  * behaves like EI y'''' + rhoA c0^2 y = f, whose solutions grow like
@@ -152,7 +154,7 @@ static int solve_modified(rod_kirchhoff *k, double t, const rod_bdf_coeffs *c,
       .reuse_jacobian = k->mshoot_c0 == c->c0,
       .drift_ref = k->lp_z,
       .attempts = 1,
-      .chord = k->scheme != NULL,
+      .stages = k->scheme != NULL,
   };
   k->mshoot_c0 = c->c0;
   rod_shooting_stats ss;
