@@ -194,13 +194,16 @@ START_TEST(terminal_line_on_bench_and_compare) {
     pid_t pid = forkpty(&fd, NULL, NULL, NULL);
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-      /* long enough for a few reports (one each 0.2 s) */
+      /* long enough for a few reports (one each 0.2 s of wall time, the
+       * first only starts the estimate): 12 s of the weight release at
+       * 0.5 ms take about 1 s (3 s took 0.2 to 0.3 s on an idle machine,
+       * too short for a second report) */
       if (k == 0)
         execl(exe, exe, "bench", ini, "--dt", "5e-4", "--set",
-              "time.duration=3", (char *)NULL);
+              "time.duration=12", (char *)NULL);
       else
         execl(exe, exe, "compare", ini, "--segments", "4", "--set",
-              "time.duration=3", "--set", "time.dt=5e-4", (char *)NULL);
+              "time.duration=12", "--set", "time.dt=5e-4", (char *)NULL);
       _exit(127);
     }
     static char text[1 << 16];

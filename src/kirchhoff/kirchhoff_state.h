@@ -41,8 +41,8 @@ enum { KR_KINKS = 8 };
 /* Past solutions kept for the predictor. */
 enum { KR_PAST = 5 };
 
-/* Solved stages kept for the Runge-Kutta schemes' predictor: the
- * quadratic through the newest three. Measured on esdirk4 (weight release,
+/* Stages the Runge-Kutta schemes' predictor passes through: the
+ * quadratic through three. Measured on esdirk4 (weight release,
  * 30 nodes, 0.7 ms; impulse, 40 nodes, time.tolerance = 1e-5), the stage's
  * first scaled residual (geometric mean) and the solver's iterations per
  * step, by the number of stages the polynomial passes through:
@@ -50,7 +50,11 @@ enum { KR_PAST = 5 };
  * 4: 0.239, 19.6 and 0.69, 23.5; 6: 0.98, 24.7. The modes a step does not
  * follow change from stage to stage by as much as the stages lie apart,
  * and a higher degree amplifies them. */
-enum { KR_STAGE_PAST = 3 };
+enum { KR_STAGE_USED = 3 };
+
+/* Solved stages kept for it, newest first: the prediction picks
+ * KR_STAGE_USED of them spaced apart (kirchhoff_predict.c). */
+enum { KR_STAGE_PAST = 8 };
 
 /* Evaluation points per interval: the stages of RK4 (Euler uses the
  * first). */
