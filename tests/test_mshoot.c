@@ -391,9 +391,9 @@ START_TEST(stage_solves_reach_the_solution) {
     bool stages;
     int spacing;
   } cases[] = {{false, 20}, {true, 20}, {true, 8}};
-  for (int c_ = 0; c_ < 3; c_++) {
-    const bool stages = cases[c_].stages;
-    const int spacing = cases[c_].spacing;
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const bool stages = cases[k].stages;
+    const int spacing = cases[k].spacing;
     rod_mshoot *ms = rod_mshoot_alloc(&bvp, scale, 60);
     rod_mshoot *tight = rod_mshoot_alloc(&bvp, scale, 60);
     double x = -lambda;

@@ -386,7 +386,7 @@ static int run_common(int argc, char **argv, bool static_only) {
   char xdmf[ROD_PATH_MAX + 8];
   const char *xdmf_path = xdmf_target(&sc, xdmf, sizeof xdmf);
   rod_error xdmf_err = {{0}, {0}, {0}, 0};
-  rod_logger_end end = {0, 0, true, true}; /* how the writing ended */
+  rod_logger_end end = {.told = true, .made = true}; /* how it ended */
   int cst = refused
                 ? rod_logger_discard(lg)
                 : rod_logger_close_told(lg, status, xdmf_path, &xdmf_err, &end);

@@ -198,7 +198,7 @@ static void run_to_file(rod_sim *sim, rod_scenario *sc, bool static_only,
       sc->output.xdmf && !refused &&
       rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK;
   rod_error xdmf_err = {{0}, {0}, {0}, 0};
-  rod_logger_end end = {0, 0, true, true}; /* how the writing ended */
+  rod_logger_end end = {.told = true, .made = true}; /* how it ended */
   int cst = rod_logger_close_told(lg, status, described ? xdmf : NULL,
                                   &xdmf_err, &end);
   char io[128];
