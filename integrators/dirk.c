@@ -163,6 +163,37 @@ void rod_dirk_start(rod_dirk_stages *d, const double *val, const double *rate) {
 
 bool rod_dirk_rate_known(const rod_dirk_stages *d) { return d->rate_known; }
 
+/* out = s x + sum_l a_l y_l (x NULL: 0), the terms added in the order of
+ * l (so each point's sum is rounded as when added one by one), two terms
+ * a pass. */
+static void combine(double *restrict out, double s, const double *restrict x,
+                    int m, const double *a, const double *const *y, size_t n) {
+  int l = 0;
+  if (m >= 2) {
+    const double *restrict y0 = y[0], *restrict y1 = y[1];
+    if (x)
+      for (size_t p = 0; p < n; p++)
+        out[p] = s * x[p] + a[0] * y0[p] + a[1] * y1[p];
+    else
+      for (size_t p = 0; p < n; p++)
+        out[p] = 0.0 + a[0] * y0[p] + a[1] * y1[p];
+    l = 2;
+  } else {
+    for (size_t p = 0; p < n; p++)
+      out[p] = x ? s * x[p] : 0.0;
+  }
+  for (; l + 1 < m; l += 2) {
+    const double *restrict y0 = y[l], *restrict y1 = y[l + 1];
+    for (size_t p = 0; p < n; p++)
+      out[p] = out[p] + a[l] * y0[p] + a[l + 1] * y1[p];
+  }
+  if (l < m) {
+    const double *restrict y0 = y[l];
+    for (size_t p = 0; p < n; p++)
+      out[p] += a[l] * y0[p];
+  }
+}
+
 bool rod_dirk_stage_terms(rod_dirk_stages *d, const rod_dirk_table *t, int i,
                           double dt, double *H) {
   if (t->A[i][i] == 0) { /* explicit first stage: y'(1) = y_t(n) */
@@ -170,16 +201,15 @@ bool rod_dirk_stage_terms(rod_dirk_stages *d, const rod_dirk_table *t, int i,
     return false;
   }
   const double s = -1.0 / (t->A[i][i] * dt);
-  for (size_t p = 0; p < d->size; p++)
-    H[p] = s * d->val[p];
-  for (int j = 0; j < i; j++) {
-    const double a = s * dt * t->A[i][j];
-    if (a == 0)
-      continue;
-    const double *y = d->yd[j];
-    for (size_t p = 0; p < d->size; p++)
-      H[p] += a * y[p];
-  }
+  double a[ROD_DIRK_MAX_STAGES];
+  const double *y[ROD_DIRK_MAX_STAGES];
+  int m = 0;
+  for (int j = 0; j < i; j++)
+    if (t->A[i][j] != 0) {
+      a[m] = s * dt * t->A[i][j];
+      y[m++] = d->yd[j];
+    }
+  combine(H, s, d->val, m, a, y, d->size);
   return true;
 }
 
@@ -192,15 +222,15 @@ void rod_dirk_stage_done(rod_dirk_stages *d, int i, double c0,
 
 void rod_dirk_error(const rod_dirk_stages *d, const rod_dirk_table *t,
                     double dt, double *e) {
-  memset(e, 0, d->size * sizeof(double));
-  for (int j = 0; j < t->stages; j++) {
-    const double w = dt * (t->b[j] - t->bhat[j]);
-    if (w == 0)
-      continue;
-    const double *y = d->yd[j];
-    for (size_t p = 0; p < d->size; p++)
-      e[p] += w * y[p];
-  }
+  double w[ROD_DIRK_MAX_STAGES];
+  const double *y[ROD_DIRK_MAX_STAGES];
+  int m = 0;
+  for (int j = 0; j < t->stages; j++)
+    if (t->b[j] != t->bhat[j]) {
+      w[m] = dt * (t->b[j] - t->bhat[j]);
+      y[m++] = d->yd[j];
+    }
+  combine(e, 0.0, NULL, m, w, y, d->size);
 }
 
 void rod_dirk_accept(rod_dirk_stages *d, const rod_dirk_table *t,
