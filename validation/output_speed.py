@@ -1,8 +1,7 @@
 #!/usr/bin/python3
 """Output at the solver's pace: `rodsim run` of every shipped scenario at
 default settings against `rodsim bench` of the same file (which writes
-nothing), as whole processes timed by hyperfine, with the size of each
-run's file.
+nothing), as whole processes, with the size of each run's file.
 
 usage: validation/output_speed.py [--rodsim build/rodsim]
            [--before OTHER/rodsim] [--runs 10] [--cpus LIST]
@@ -11,30 +10,47 @@ usage: validation/output_speed.py [--rodsim build/rodsim]
 Prints a Markdown table: bench's wall time, run's wall time and its ratio
 to bench's, the file's size, and the same for a second binary (--before,
 e.g. a build of an earlier commit), with the machine's load before and
-after. Each time is the best of --runs runs (after one warm-up; the
-others were slowed by whatever else the machine did), the commands of a
-scenario timed in one hyperfine call; pendulum_post takes 3 runs. --cpus
-0 runs everything on one core (taskset): then run's time over bench's is
-the writer's whole work. Needs hyperfine (Debian's package).
+after. Each time is the best of --runs runs after one warm-up (the
+others were slowed by whatever else the machine did); a scenario's
+commands are taken in turn within each round, bench, run, bench, run,
+so that the machine's speed, which drifts by 10 to 25% from one minute
+to the next on a shared machine, falls on all of them alike (timing all
+of one command's runs before the other's puts that drift into the
+ratio). The ratio of a run of tens of milliseconds still varies by about
+10% from one call to the next (docs/hdf5.md). pendulum_post takes 3 runs. --cpus 0 runs everything on one core
+(taskset): then run's time over bench's is the writer's whole work.
 """
 import argparse
 import glob
-import json
+import math
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def best_times(commands, runs, scratch):
-    out = os.path.join(scratch, "h.json")
-    subprocess.run(["hyperfine", "--style", "none", "--warmup", "1",
-                    "--runs", str(runs), "--export-json", out] + commands,
-                   check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return [r["min"] for r in json.load(open(out))["results"]]
+def wall(command):
+    """Wall time (s) of one process, its output discarded."""
+    t = time.perf_counter()
+    subprocess.run(shlex.split(command), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def best_times(commands, runs):
+    """Best wall time of each command over `runs` rounds after a warm-up
+    round, the commands taken in turn within each round."""
+    best = [math.inf] * len(commands)
+    for r in range(runs + 1):
+        for i, command in enumerate(commands):
+            w = wall(command)
+            if r > 0:
+                best[i] = min(best[i], w)
+    return best
 
 
 def main():
@@ -62,7 +78,7 @@ def main():
             for label, exe in bins:
                 h5 = os.path.join(scratch, f"{label}.h5")
                 cmds.append(f"{pin}{exe} run {ini} {sets} -o {h5} -q")
-            times = best_times(cmds, runs, scratch)
+            times = best_times(cmds, runs)
             bench = times[0]
             cells = [name, f"{bench:.3f} s"]
             for (label, _), wall in zip(bins, times[1:]):
