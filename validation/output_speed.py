@@ -17,8 +17,9 @@ so that the machine's speed, which drifts by 10 to 25% from one minute
 to the next on a shared machine, falls on all of them alike (timing all
 of one command's runs before the other's puts that drift into the
 ratio). The ratio of a run of tens of milliseconds still varies by about
-10% from one call to the next (docs/hdf5.md). pendulum_post takes 3 runs. --cpus 0 runs everything on one core
-(taskset): then run's time over bench's is the writer's whole work.
+10% from one call to the next (docs/hdf5.md). pendulum_post takes 3
+runs. --cpus 0 runs everything on one core (taskset): then run's time
+over bench's is the writer's whole work.
 """
 import argparse
 import glob
@@ -33,7 +34,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def wall(command):
+def wall_time(command):
     """Wall time (s) of one process, its output discarded."""
     t = time.perf_counter()
     subprocess.run(shlex.split(command), check=True,
@@ -47,7 +48,7 @@ def best_times(commands, runs):
     best = [math.inf] * len(commands)
     for r in range(runs + 1):
         for i, command in enumerate(commands):
-            w = wall(command)
+            w = wall_time(command)
             if r > 0:
                 best[i] = min(best[i], w)
     return best
