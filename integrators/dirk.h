@@ -18,7 +18,7 @@
 
 #include "rod/scenario.h"
 
-enum { ROD_DIRK_MAX_STAGES = 6 };
+enum { ROD_DIRK_MAX_STAGES = 7 };
 
 typedef struct {
   const char *name;
@@ -30,9 +30,18 @@ typedef struct {
   double A[ROD_DIRK_MAX_STAGES][ROD_DIRK_MAX_STAGES];
   double b[ROD_DIRK_MAX_STAGES], bhat[ROD_DIRK_MAX_STAGES];
   double c[ROD_DIRK_MAX_STAGES];
+  /* Under time.tolerance (docs/numerics.md, "esdirk5 under a tolerance"):
+   * modal_estimate measures the local error mode by mode, a velocity error
+   * as the displacement of its own mode (else of the first) and a point
+   * force's modes at the rod's full lever in space.nodes = auto; the
+   * controller keeps the steps to step_levels a factor of two below
+   * time.dt (0: any step), so that steps repeat and keep their Jacobian. */
+  bool modal_estimate;
+  int step_levels;
 } rod_dirk_table;
 
-extern const rod_dirk_table rod_dirk_esdirk3, rod_dirk_esdirk4, rod_dirk_sdirk4;
+extern const rod_dirk_table rod_dirk_esdirk3, rod_dirk_esdirk4, rod_dirk_sdirk4,
+    rod_dirk_esdirk5;
 
 /* The table of a time.scheme, NULL for bdf-alpha. */
 const rod_dirk_table *rod_dirk_for(rod_scheme_kind scheme);

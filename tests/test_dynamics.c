@@ -388,13 +388,13 @@ END_TEST
 /* Each Runge-Kutta table on the rod: mode 1 after a release turns and
  * decays per step exactly as the table's stability function R(i w dt)
  * says (w from Euler-Bernoulli; the grid resolves the step's length
- * scale, k h = 0.1), at w dt = 0.4 (esdirk3) and 1 (the fourth-order
- * ones), where the schemes' own phase errors or damping are far above
- * what is checked. */
+ * scale, k h = 0.1), at w dt = 0.4 (esdirk3) and 1 (the fourth- and
+ * fifth-order ones), where the schemes' own phase errors or damping are
+ * far above what is checked. */
 START_TEST(runge_kutta_period_and_damping) {
-  const rod_scheme_kind schemes[3] = {ROD_SCHEME_ESDIRK3, ROD_SCHEME_ESDIRK4,
-                                      ROD_SCHEME_SDIRK4};
-  for (int k = 0; k < 3; k++) {
+  const rod_scheme_kind schemes[4] = {ROD_SCHEME_ESDIRK3, ROD_SCHEME_ESDIRK4,
+                                      ROD_SCHEME_SDIRK4, ROD_SCHEME_ESDIRK5};
+  for (int k = 0; k < 4; k++) {
     rod_scenario sc;
     test_rod(&sc, 0.4, 30, k == 0 ? 1e-2 : 2.5e-2, 2.0);
     sc.time.scheme = schemes[k];

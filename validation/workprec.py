@@ -94,6 +94,21 @@ def configurations(quick):
         add("esdirk4 N=44 solver 1e-5", f"dt {dt * 1e3:g} ms",
             time__scheme="esdirk4", time__dt=dt, space__nodes=44,
             solver__tolerance=1e-5)
+    # esdirk5: the same errors with steps about 1.8 times longer, on grids
+    # whose k h stays below 1 at its c0 = 5.43 / dt (44 nodes from about
+    # 0.6 ms)
+    for n, steps in ((30, [2e-3, 1.4e-3, 1.2e-3, 1e-3]),
+                     (44, [1.2e-3, 1e-3, 8e-4, 7e-4])):
+        for dt in (steps[1:3] if quick else steps):
+            add(f"esdirk5 N={n} solver 1e-5", f"dt {dt * 1e3:g} ms",
+                time__scheme="esdirk5", time__dt=dt, space__nodes=n,
+                solver__tolerance=1e-5)
+    # under time.tolerance alone: the grid space.nodes = auto takes from it
+    for scheme, tols in (("esdirk4", [2e-5, 1e-5, 5e-6]),
+                         ("esdirk5", [1e-4, 5e-5, 2e-5, 1e-5, 5e-6])):
+        for tol in (tols[1:3] if quick else tols):
+            add(f"{scheme} tolerance auto", f"tol {tol:g} m",
+                time__scheme=scheme, time__tolerance=tol)
     for scheme, n in (("esdirk3", 40), ("esdirk4", 40), ("esdirk4", 30)):
         for tol in ([1e-5, 1e-6] if quick else [1e-4, 1e-5, 1e-6]):
             add(f"{scheme} tolerance N={n}", f"tol {tol:g} m",
@@ -313,6 +328,8 @@ def family_style(fam):
                "esdirk3": "#31a354", "sdirk4": "#8c6d31",
                "esdirk4 N=20": "#e6550d", "esdirk4 N=30": "#a50f15",
                "esdirk4 N=40": "#fb6a4a", "esdirk4 N=44": "#67000d",
+               "esdirk4 auto": "#fc9272", "esdirk5 N=30": "#54278f",
+               "esdirk5 N=44": "#9e9ac8", "esdirk5 auto": "#756bb1",
                "rfem genalpha 10": "#d9d9d9",
                "rfem genalpha 20": "#969696", "rfem genalpha 40": "#525252"}
     base = fam.replace(" tolerance", "").split(" solver")[0]

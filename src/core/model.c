@@ -136,8 +136,10 @@ double rod_model_first_omega(const rod_model *m, double tip_mass) {
 }
 
 /* A bound on the curvature the loads alone make: |moment of every load
- * about any section| / EI (1/m). */
-static double load_curvature_bound(const rod_model *m, const rod_scenario *sc) {
+ * about any section| / EI (1/m); with full_lever, every point force at
+ * the lever of the tip, L, whatever its place (its short modes: below). */
+static double load_curvature_bound(const rod_model *m, const rod_scenario *sc,
+                                   bool full_lever) {
   const double L = m->length, g = v3_norm(m->gravity);
   /* a force F at s has a moment of at most |F| s about any section; a
    * distributed w, w L^2 / 2 */
@@ -149,10 +151,11 @@ static double load_curvature_bound(const rod_model *m, const rod_scenario *sc) {
   if (!sc->tip.release)
     M += weight * v3_norm(sc->tip.offset);
   if (sc->impulse.enabled)
-    M += fabs(sc->impulse.peak) * fmin(sc->impulse.position, L);
+    M += fabs(sc->impulse.peak) *
+         (full_lever ? L : fmin(sc->impulse.position, L));
   for (int i = 0; i < sc->loads.count; i++) {
     const rod_load_def *l = &sc->loads.item[i];
-    double s = l->position.tip ? L : fmin(l->position.s, L);
+    double s = l->position.tip || full_lever ? L : fmin(l->position.s, L);
     M += v3_norm(l->force) * s + v3_norm(l->moment);
   }
   return M / fmin(m->K[0], m->K[1]);
@@ -162,7 +165,7 @@ double rod_model_curvature_bound(const rod_model *m, const rod_scenario *sc) {
   double u = v3_norm(m->precurvature);
   for (int i = 0; i < m->precurvature_rows; i++)
     u = fmax(u, v3_norm(m->precurvature_table + 4 * i + 1));
-  return load_curvature_bound(m, sc) + u;
+  return load_curvature_bound(m, sc, false) + u;
 }
 
 double rod_model_static_growth(const rod_model *m, const rod_scenario *sc) {
@@ -197,7 +200,9 @@ static const double tolerance_beta_h = 0.82;
 double rod_model_tolerance_wavenumber(const rod_model *m,
                                       const rod_scenario *sc) {
   const double L = m->length;
-  const double A = load_curvature_bound(m, sc) * L * L / 3.0; /* m */
+  const rod_dirk_table *t = rod_dirk_for(sc->time.scheme);
+  const bool modal = t && t->modal_estimate;
+  const double A = load_curvature_bound(m, sc, modal) * L * L / 3.0; /* m */
   return beta1_L / L * pow(A / sc->time.tolerance, 0.25);
 }
 

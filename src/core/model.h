@@ -91,7 +91,13 @@ double rod_model_run_wavenumber(const rod_model *m, const rod_scenario *sc);
  * amplitude exceeds time.tolerance when the loads excite the modes as a
  * step load does, a_n = A (beta_1 / beta_n)^4 with A = kappa L^2 / 3 the
  * deflection of the loads' curvature bound (kappa without the
- * precurvature): beta = (1.8751 / L) (A / tolerance)^(1/4). */
+ * precurvature): beta = (1.8751 / L) (A / tolerance)^(1/4). Under a
+ * scheme with rod_dirk_table.modal_estimate, kappa takes every point
+ * force at the full lever L: a force F at s moves the tip by
+ * F phi_n(s) phi_n(L) / (EI beta_n^4 L) in mode n (phi_n normalised to
+ * a mean square of 1 along the rod), and |phi_n(s)| reaches 2, as at the
+ * tip, for every mode with beta_n s above about 2 (the impulse's strike
+ * at s = L / 11: modes 4 and up). */
 double rod_model_tolerance_wavenumber(const rod_model *m,
                                       const rod_scenario *sc);
 

@@ -14,7 +14,7 @@ static const char *const history_names[] = {"auto", "hermite", "linear",
                                             "stage", NULL};
 static const char *const startup_names[] = {"euler", "paper", NULL};
 static const char *const scheme_names[] = {"bdf-alpha", "esdirk3", "esdirk4",
-                                           "sdirk4", NULL};
+                                           "sdirk4",    "esdirk5", NULL};
 static const char *const strategy_names[] = {"auto", "paper", "simple",
                                              "modified", NULL};
 static const char *const planar_names[] = {"auto", "off", NULL};
@@ -190,16 +190,19 @@ const key_def rod_keys[] = {
       "time discretisation (kirchhoff backend): bdf-alpha (order 2, the "
       "paper's), or a stiffly accurate, L-stable diagonally implicit "
       "Runge-Kutta pair with an error estimate: esdirk3 (order 3, 3 solves "
-      "per step), esdirk4 (order 4, 5 solves), sdirk4 (order 4, 5 solves)"),
+      "per step), esdirk4 (order 4, 5 solves), sdirk4 (order 4, 5 solves), "
+      "esdirk5 (order 5, 6 solves)"),
     {"time", "tolerance", KEY_DOUBLE, OFF(time.tolerance), 0, NULL,
      RANGE_POSITIVE, 0, 0, NULL, OFF(time.has_tolerance), "m",
      "step-size control: local error allowed per step, as the displacement "
      "of the rod along its length that the estimated errors of curvature "
      "and strain make, and velocity errors / omega_1 (the first clamped "
-     "mode); time.dt is then the first and the largest step, the "
-     "shooting's tolerance in a step becomes 0.2 tolerance / L, and "
+     "mode; esdirk5: / the omega of their own mode, its steps kept to "
+     "time.dt 2^(-k/8)); time.dt is then the first and the largest step, "
+     "the shooting's tolerance in a step becomes 0.2 tolerance / L, and "
      "space.nodes = auto sizes the grid from the tolerance; the largest "
-     "tip error over a run is about 10 to 20 times it (docs/numerics.md)"},
+     "tip error over a run is about 10 to 20 times it (esdirk5: 1.6 to 16 "
+     "times, docs/numerics.md)"},
     B("time", "error_estimate", time.error_estimate, "true",
       "a run estimates its largest tip error from a companion solution on "
       "the same grid at twice time.dt (under time.tolerance: two of the "

@@ -248,7 +248,8 @@ static int validate_time(const rod_scenario *sc, const char *file,
   if (sc->time.has_tolerance && kirchhoff && !dirk)
     return rod_error_set(err, ROD_EINVAL, file, "time.tolerance",
                          "needs a scheme with an error estimate: time.scheme "
-                         "= esdirk3, esdirk4 or sdirk4 (got bdf-alpha)");
+                         "= esdirk3, esdirk4, sdirk4 or esdirk5 (got "
+                         "bdf-alpha)");
   if (sc->time.has_tolerance && !kirchhoff &&
       sc->rfem.integrator != ROD_RFEM_GENALPHA)
     return rod_error_set(err, ROD_EINVAL, file, "time.tolerance",

@@ -27,6 +27,7 @@ static double error_order(const rod_scenario *sc) {
     return 1.7;
   case ROD_SCHEME_ESDIRK4:
   case ROD_SCHEME_SDIRK4:
+  case ROD_SCHEME_ESDIRK5:
     return 2.0;
   default:
     return 1.4;

@@ -113,6 +113,24 @@ static double smallest_step(const rod_scenario *sc, const rod_model *m) {
   return fmax(rod_dirk_c0(t, 1.0), rod_dirk_c0(&rod_dirk_sdirk4, 1.0)) / c0;
 }
 
+/* The steps per octave below time.dt that the scheme keeps to
+ * (rod_dirk_table.step_levels; 0: any step). */
+static int step_levels(const rod_scenario *sc) {
+  const rod_dirk_table *t = rod_dirk_for(sc->time.scheme);
+  return t && sc->solver.backend == ROD_BACKEND_KIRCHHOFF ? t->step_levels : 0;
+}
+
+/* h put on the levels time.dt 2^(-k / n), k >= 0, n = step_levels: the
+ * level at or below h, or (up) at or above it; h itself without levels. */
+static double on_level(const rod_scenario *sc, double h, bool up) {
+  const int n = step_levels(sc);
+  if (n <= 0 || !(h > 0))
+    return h;
+  const double dt = sc->time.dt, x = n * log2(h / dt);
+  const double k = up ? ceil(x - 1e-9) : floor(x + 1e-9);
+  return dt * exp2(fmin(k, 0.0) / n);
+}
+
 /* Times in (0, duration) where a load has a corner, increasing: the
  * controller ends steps there, where the solution is not smooth. */
 static int breakpoints(const rod_scenario *sc, double *b) {
@@ -180,7 +198,8 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
                          "the %s backend has no error estimate", ops->name);
   }
   sim->h = sc->time.dt;
-  sim->h_floor = smallest_step(sc, &sim->model);
+  /* the floor on a level too: every step a level (on_level) */
+  sim->h_floor = on_level(sc, smallest_step(sc, &sim->model), true);
   sim->err_prev = -1;
   sim->t_stop = sc->time.duration;
   sim->nbreaks = breakpoints(sc, sim->breaks);
@@ -581,7 +600,8 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
       if (++fails > ctl_max_fails || h <= sim->h_floor * (1 + 1e-12))
         return status;
       sim->res.rejected++;
-      sim->h = fmax(h * ctl_fail_factor, sim->h_floor);
+      sim->h =
+          fmax(on_level(&sim->sc, h * ctl_fail_factor, false), sim->h_floor);
       continue;
     }
     if (st.rejected) {
@@ -591,7 +611,10 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
       double f = ctl_safety * pow(tol / st.error, 1.0 / p);
       if (rejects > 2)
         f = fmin(f, ctl_fail_factor);
-      sim->h = h * clamp(f, ctl_shrink / 2, ctl_reject_max);
+      sim->h =
+          fmax(on_level(&sim->sc, h * clamp(f, ctl_shrink / 2, ctl_reject_max),
+                        false),
+               sim->h_floor);
       continue;
     }
     if (st.error > tol)
@@ -601,7 +624,9 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
     double f = ctl_safety * pow(e, -ctl_k1 / p);
     if (sim->err_prev > 0)
       f *= pow(sim->err_prev, ctl_k2 / p);
-    sim->h = h * clamp(f, ctl_shrink, ctl_growth);
+    sim->h =
+        fmax(on_level(&sim->sc, h * clamp(f, ctl_shrink, ctl_growth), false),
+             sim->h_floor);
     sim->err_prev = e;
     total->rejected = 0;
     return ROD_OK;
