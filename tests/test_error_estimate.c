@@ -212,8 +212,8 @@ START_TEST(step_named_meets_it) {
 }
 END_TEST
 
-/* Under time.tolerance (esdirk4 on the grid auto takes from the
- * tolerance, samples every ms) the companion takes the run's steps in
+/* Under time.tolerance (esdirk4 and esdirk5 on the grid auto takes from
+ * the tolerance, samples every ms) the companion takes the run's steps in
  * pairs: its estimate within a factor of 3 of the true error at the end
  * and half-way, at two tolerances, against esdirk4 at fixed 0.125 ms on
  * 100 nodes; the tolerance the warning would name. */
@@ -223,11 +223,11 @@ START_TEST(estimate_under_tolerance) {
   tip_record ref;
   rod_sim_result res;
   reference_run(_i, 1.25e-4, 100, 1e-3, &ref, &res);
-  const double tols[] = {1e-4, 3e-5};
-  for (int k = 0; k < 2; k++) {
+  const double tols[] = {1e-4, 3e-5, 1e-3, 3e-4};
+  for (int k = 0; k < 4; k++) {
     load_case(&sc, _i);
     sc.space.nodes = 0; /* auto: from the tolerance */
-    sc.time.scheme = ROD_SCHEME_ESDIRK4;
+    sc.time.scheme = k < 2 ? ROD_SCHEME_ESDIRK4 : ROD_SCHEME_ESDIRK5;
     sc.time.has_tolerance = true;
     sc.time.tolerance = tols[k];
     sc.output.has_interval = true;
@@ -235,8 +235,8 @@ START_TEST(estimate_under_tolerance) {
     tip_record run;
     record_run(&sc, &run, &res);
     char what[96];
-    snprintf(what, sizeof what, "%s, esdirk4 under time.tolerance = %g m",
-             names[_i], tols[k]);
+    snprintf(what, sizeof what, "%s, %s under time.tolerance = %g m",
+             names[_i], k < 2 ? "esdirk4" : "esdirk5", tols[k]);
     const double est_end = check_within_3(what, &run, &ref);
     ROD_ASSERT_NEAR(res.error_estimate, est_end, 0);
     ROD_ASSERT_NEAR(res.error_estimate_until, res.time, 1e-9);
