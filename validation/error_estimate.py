@@ -6,10 +6,11 @@ the converged reference of the work-precision study (workprec.py: esdirk4
 at 0.125 ms on 200 nodes), on the weight release (2 s), the impulse
 (0.5 s) and a heavy release (the weight release's rod with
 M g L^2 / EI = 10, 0.3 s), by BDF-alpha on the grid space.nodes = auto
-takes at each step, by esdirk4 at fixed steps and under time.tolerance
-(two of the run's steps as one step of the companion). Also at a quarter, half
-and three quarters of each run (the estimate so far against the error so
-far), and the cost: CPU time with the estimate over CPU time without.
+takes at each step, by esdirk4 and esdirk5 at fixed steps and under
+time.tolerance (two of the run's steps as one step of the companion).
+Also at a quarter, half and three quarters of each run (the estimate so
+far against the error so far), and the cost: CPU time with the estimate
+over CPU time without.
 
 usage: error_estimate.py [--build build] [--out validation/out] [--quick]
 
@@ -45,10 +46,17 @@ def runs(quick):
         out.append((f"esdirk4 {dt * 1e3:g} ms, {n} nodes",
                     {"time.scheme": "esdirk4", "time.dt": dt,
                      "space.nodes": n}))
+    for dt, n in ([(1.2e-3, 30)] if quick else
+                  [(2e-3, 30), (1.2e-3, 30), (1.2e-3, 44), (8e-4, 44)]):
+        out.append((f"esdirk5 {dt * 1e3:g} ms, {n} nodes",
+                    {"time.scheme": "esdirk5", "time.dt": dt,
+                     "space.nodes": n}))
     # under time.tolerance, on the grid auto takes from the tolerance
-    for tol in ([1e-5] if quick else [1e-5, 5e-6]):
-        out.append((f"esdirk4 time.tolerance {tol:g} m",
-                    {"time.scheme": "esdirk4", "time.tolerance": tol}))
+    for scheme, tols in (("esdirk4", [1e-5, 5e-6]),
+                         ("esdirk5", [5.5e-5, 6e-6])):
+        for tol in (tols[:1] if quick else tols):
+            out.append((f"{scheme} time.tolerance {tol:g} m",
+                        {"time.scheme": scheme, "time.tolerance": tol}))
     return out
 
 
