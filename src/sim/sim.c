@@ -131,6 +131,12 @@ static double on_level(const rod_scenario *sc, double h, bool up) {
   return dt * exp2(fmin(k, 0.0) / n);
 }
 
+/* The next step after a proposal of h: on a level below it, never below
+ * the floor. */
+static double next_step(const rod_sim *sim, double h) {
+  return fmax(on_level(&sim->sc, h, false), sim->h_floor);
+}
+
 /* Times in (0, duration) where a load has a corner, increasing: the
  * controller ends steps there, where the solution is not smooth. */
 static int breakpoints(const rod_scenario *sc, double *b) {
@@ -600,8 +606,7 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
       if (++fails > ctl_max_fails || h <= sim->h_floor * (1 + 1e-12))
         return status;
       sim->res.rejected++;
-      sim->h =
-          fmax(on_level(&sim->sc, h * ctl_fail_factor, false), sim->h_floor);
+      sim->h = next_step(sim, h * ctl_fail_factor);
       continue;
     }
     if (st.rejected) {
@@ -611,10 +616,7 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
       double f = ctl_safety * pow(tol / st.error, 1.0 / p);
       if (rejects > 2)
         f = fmin(f, ctl_fail_factor);
-      sim->h =
-          fmax(on_level(&sim->sc, h * clamp(f, ctl_shrink / 2, ctl_reject_max),
-                        false),
-               sim->h_floor);
+      sim->h = next_step(sim, h * clamp(f, ctl_shrink / 2, ctl_reject_max));
       continue;
     }
     if (st.error > tol)
@@ -624,9 +626,7 @@ static int controlled_step(rod_sim *sim, double *t, rod_step_stats *total) {
     double f = ctl_safety * pow(e, -ctl_k1 / p);
     if (sim->err_prev > 0)
       f *= pow(sim->err_prev, ctl_k2 / p);
-    sim->h =
-        fmax(on_level(&sim->sc, h * clamp(f, ctl_shrink, ctl_growth), false),
-             sim->h_floor);
+    sim->h = next_step(sim, h * clamp(f, ctl_shrink, ctl_growth));
     sim->err_prev = e;
     total->rejected = 0;
     return ROD_OK;
