@@ -3,6 +3,8 @@
  * an input, a planted link or a device; every writer takes the writer's
  * lock; an interrupted run removes only the file it made
  * (docs/files.md). */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <string.h>
@@ -525,6 +527,87 @@ START_TEST(xdmf_in_the_way_is_said) {
 }
 END_TEST
 
+/* Descriptors open in this process. */
+static int open_descriptors(void) {
+  DIR *d = opendir("/proc/self/fd");
+  ck_assert_ptr_nonnull(d);
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+/* The file an output replaces, and a description a run removes, stay
+ * held until their holder closes them, which then frees their blocks (on
+ * the writer's thread, off the solver's); a run of the library over its
+ * own earlier file and description leaves no descriptor open. */
+START_TEST(replaced_files_held_then_released) {
+  rod_out_rules r = text_rules();
+  rod_error err = {{0}, {0}, {0}, 0};
+  ck_assert_int_eq(write_through("a.txt", &r, "# rodsim 1\n", &err), ROD_OK);
+  char path[600], text[64];
+  in_dir(path, sizeof path, "a.txt");
+  struct stat old, st;
+  ck_assert_int_eq(stat(path, &old), 0);
+  rod_outfile *o;
+  ck_assert_int_eq(rod_outfile_open(path, &r, &o, &err), ROD_OK);
+  ck_assert_int_eq(rod_outfile_take_replaced(o), -1); /* nothing yet */
+  FILE *f = rod_outfile_stream(o);
+  ck_assert_ptr_nonnull(f);
+  fputs("# rodsim 2\n", f);
+  ck_assert_int_eq(fclose(f), 0);
+  ck_assert_int_eq(rod_outfile_commit(o, &err), ROD_OK);
+  const int held = rod_outfile_take_replaced(o);
+  ck_assert_int_ge(held, 0);
+  ck_assert_int_eq(rod_outfile_take_replaced(o), -1); /* given once */
+  ck_assert_int_eq(fstat(held, &st), 0);
+  ck_assert(st.st_ino == old.st_ino && st.st_nlink == 0);
+  close(held);
+  rod_outfile_close(o, false);
+  slurp("a.txt", text, sizeof text);
+  ck_assert_str_eq(text, "# rodsim 2\n");
+  /* a removal */
+  rod_test_write(dir, "b.txt", "b\n");
+  in_dir(path, sizeof path, "b.txt");
+  ck_assert_int_eq(stat(path, &old), 0);
+  const int removed = rod_out_unlink_held(path);
+  ck_assert_int_ge(removed, 0);
+  ck_assert_int_eq(errno, 0);
+  ck_assert_int_ne(access(path, F_OK), 0);
+  ck_assert_int_eq(fstat(removed, &st), 0);
+  ck_assert(st.st_ino == old.st_ino && st.st_nlink == 0);
+  close(removed);
+  ck_assert_int_eq(rod_out_unlink_held(path), -1);
+  ck_assert_int_eq(errno, ENOENT);
+  /* the library, twice onto one name */
+  write_scenario("rod.ini", "");
+  char ini[600], out[600];
+  in_dir(ini, sizeof ini, "rod.ini");
+  in_dir(out, sizeof out, "run.h5");
+  rod_sim *sim;
+  ck_assert_int_eq(rod_sim_create_file(ini, &sim, &err), ROD_OK);
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_OK);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 0.01), ROD_OK);
+  ck_assert_int_eq(rod_sim_close_output(sim, NULL), ROD_OK);
+  struct stat h5, xdmf;
+  ck_assert_int_eq(stat(out, &h5), 0);
+  in_dir(path, sizeof path, "run.xdmf");
+  ck_assert_int_eq(stat(path, &xdmf), 0);
+  const int before = open_descriptors();
+  ck_assert_int_eq(rod_sim_open_output(sim, out), ROD_OK);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 0.02), ROD_OK);
+  ck_assert_int_eq(rod_sim_close_output(sim, NULL), ROD_OK);
+  rod_sim_free(sim);
+  ck_assert_int_eq(open_descriptors(), before);
+  /* both made again, of the second run's samples (from t = 0.01 s) */
+  ck_assert_int_eq(stat(out, &st), 0);
+  ck_assert_int_ne(st.st_size, h5.st_size);
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_int_ne(st.st_size, xdmf.st_size);
+}
+END_TEST
+
 START_TEST(static_interrupt_removes_only_its_own_file) {
   char link_path[600], text[64];
   in_dir(link_path, sizeof link_path, "null");
@@ -603,6 +686,7 @@ static Suite *files_out_suite(void) {
   tcase_add_test(tc, static_interrupt_removes_only_its_own_file);
   tcase_add_test(tc, xdmf_in_the_way_is_said);
   tcase_add_test(tc, run_onto_its_scenario_refused);
+  tcase_add_test(tc, replaced_files_held_then_released);
   suite_add_tcase(s, tc);
   return s;
 }

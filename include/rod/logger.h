@@ -65,6 +65,12 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
  * once the writer has flushed its first samples. */
 int rod_logger_flush_if_older(rod_logger *lg, double max_age);
 
+/* Remove path (a file the caller may remove), the freeing of its blocks
+ * left to the writer's thread: on a disk that discards freed blocks that
+ * is about 1 ms a megabyte, which the solver's thread then does not wait
+ * for. 0 when removed (or absent), -1 (errno) when not. */
+int rod_logger_remove_later(rod_logger *lg, const char *path);
+
 /* The name of lg's file on disk now: PATH.part until it is renamed (see
  * rod_logger_open), then path. */
 const char *rod_logger_file_now(const rod_logger *lg);

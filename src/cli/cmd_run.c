@@ -254,11 +254,11 @@ static void print_static(rod_sim *sim, const rod_scenario *sc,
  * starts writing (it would describe samples this file does not hold), and
  * with output.xdmf a new one is written when the file is closed. A run
  * killed in between leaves none: `rodsim export --xdmf` makes it. */
-static void xdmf_remove_stale(const rod_scenario *sc) {
+static void xdmf_remove_stale(rod_logger *lg, const rod_scenario *sc) {
   char xdmf[ROD_PATH_MAX + 8];
   if (rod_export_xdmf_name(sc->output.file, xdmf, sizeof xdmf) == ROD_OK &&
       rod_export_is_xdmf(xdmf))
-    unlink(xdmf);
+    rod_logger_remove_later(lg, xdmf);
 }
 
 /* Where output.xdmf asks for the XDMF description (NULL: nowhere). */
@@ -342,7 +342,7 @@ static int run_common(int argc, char **argv, bool static_only) {
     rod_sim_free(sim);
     return rc;
   }
-  xdmf_remove_stale(&sc);
+  xdmf_remove_stale(lg, &sc);
   catch_signals();
   cli_progress pr;
   cli_progress_init(&pr, sc.source, c.quiet);

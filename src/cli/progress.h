@@ -38,6 +38,7 @@ typedef struct {
   pthread_t waiter;
   pthread_cond_t wake;
   bool waiting, stop_waiting;
+  bool to_join; /* told to stop, not yet joined (it ends on its own) */
   char wait_text[128];
   double wait_start;
   /* the waited work's share done (0 to 1; < 0: not known), polled by the

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/export_run.h"
 #include "io/h5attr.h"
@@ -199,6 +200,8 @@ struct rod_logger {
   atomic_bool whole;
   int commit_errno; /* errno of a failed move into place, 0: none */
   long appended;    /* samples appended */
+  int held[2];      /* files removed, to be closed by the writer */
+  int nheld;
   rod_outfile *out; /* the file, its lock and its name (io/outfile.h) */
 };
 
@@ -416,10 +419,35 @@ static int whole(void *user) {
  * that wrote its datasets and first samples, so that a file under path
  * always holds every dataset and whole samples (or, after its close, the
  * status of a run that stopped before its first sample). */
+/* fd closed on the writer's thread, or held until it starts (closed
+ * here when there is no room). */
+static void close_later(rod_logger *lg, int fd) {
+  if (fd < 0)
+    return;
+  if (lg->writer)
+    rod_writer_close_later(lg->writer, fd);
+  else if (lg->nheld < 2)
+    lg->held[lg->nheld++] = fd;
+  else
+    close(fd);
+}
+
+int rod_logger_remove_later(rod_logger *lg, const char *path) {
+  errno = 0;
+  const int fd = rod_out_unlink_held(path);
+  if (fd >= 0) {
+    close_later(lg, fd);
+    return 0;
+  }
+  return errno == 0 || errno == ENOENT ? 0 : -1;
+}
+
 static int move_in_place(rod_logger *lg) {
   rod_error err;
-  if (rod_outfile_commit(lg->out, &err) == ROD_OK)
+  if (rod_outfile_commit(lg->out, &err) == ROD_OK) {
+    close_later(lg, rod_outfile_take_replaced(lg->out));
     return ROD_OK;
+  }
   if (!lg->commit_errno)
     lg->commit_errno = errno ? errno : EIO;
   return ROD_EIO;
@@ -585,7 +613,12 @@ static int start_writer(rod_logger *lg) {
                                  .flush_interval = lg->flush_interval,
                                  .commit = whole,
                                  .user = lg};
-  return rod_writer_start(&lg->writer, &cfg, cols, n);
+  const int st = rod_writer_start(&lg->writer, &cfg, cols, n);
+  for (int k = 0; st == ROD_OK && k < lg->nheld; k++)
+    rod_writer_close_later(lg->writer, lg->held[k]);
+  if (st == ROD_OK)
+    lg->nheld = 0;
+  return st;
 }
 
 const char *rod_logger_file_now(const rod_logger *lg) {
@@ -830,6 +863,7 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
     rest = rod_writer_pending(lg->writer);
     written = rod_writer_written(lg->writer);
     rod_writer_stop(lg->writer);
+    lg->writer = NULL;
   } else if (!discard && make_file(lg) != ROD_OK) {
     write_errno = errno ? errno : EIO; /* a logger that got no sample */
   }
@@ -875,6 +909,8 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
     end->told = !write_errno || clean_stop;
     end->made = lg->made || discard;
   }
+  for (int k = 0; k < lg->nheld; k++)
+    close(lg->held[k]);
   free(lg->times);
   free(lg->header.scenario);
   free(lg->s_values);

@@ -30,6 +30,9 @@
  * at + n - 1 (samples start ..) being this block's own, the rows before
  * copied from the block before it (a block handed over before its chunk
  * was whole, to be flushed). Each column's rows lie one after the other. */
+/* Descriptors the writer holds to close (rod_writer_close_later). */
+enum { WRITER_CLOSES = 4 };
+
 typedef struct {
   unsigned char **col;
   long start; /* the sample at row at */
@@ -57,6 +60,7 @@ struct rod_writer {
   long counted;      /* samples /samples counts */
   double last_handover;
   bool stop, threaded;
+  int to_close[WRITER_CLOSES]; /* for the writer to close, -1: none */
   pthread_t thread;
   pthread_mutex_t lock;
   pthread_cond_t work, finished;
@@ -341,14 +345,17 @@ static void release(rod_writer *w, const block_t *b) {
  * as it writes the first samples into them: a fault costs microseconds
  * on a virtual machine, and the ring of a 43-point rod holds about 170
  * pages (the first rod's loop: 689 faults on the solver's thread before,
- * 520 after, as many as `rodsim bench` takes). Where the kernel cannot,
- * the pages fault in as they are written. */
+ * 520 after, as many as `rodsim bench` takes). The writer's thread does
+ * it as it starts, the block filled first first: the pages the solver's
+ * thread reaches before them fault in there, as they are written, and
+ * the call leaves every page's contents as they are. Where the kernel
+ * cannot, the pages fault in as they are written. */
 static void populate(rod_writer *w) {
 #ifdef MADV_POPULATE_WRITE
   const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (int k = 1; k <= w->cfg.blocks; k++)
+  for (int k = 0; k < w->cfg.blocks; k++)
     for (int i = 0; i < w->ncols; i++) {
-      const uintptr_t a = (uintptr_t)w->ring[k % w->cfg.blocks].col[i];
+      const uintptr_t a = (uintptr_t)w->ring[k].col[i];
       const uintptr_t from = (a + page - 1) / page * page;
       const uintptr_t to =
           (a + (size_t)w->cfg.block * column_bytes(&w->cols[i])) / page * page;
@@ -374,10 +381,21 @@ static void *writer_main(void *arg) {
 #ifdef __linux__
   prctl(PR_SET_NAME, "rodsim-writer"); /* as top and perf show it */
 #endif
+  populate(w);
   prepare(w);
   pthread_mutex_lock(&w->lock);
   for (;;) {
-    if (w->queued > 0) {
+    int fd = -1;
+    for (int k = 0; k < WRITER_CLOSES && fd < 0; k++)
+      if (w->to_close[k] >= 0) {
+        fd = w->to_close[k];
+        w->to_close[k] = -1;
+      }
+    if (fd >= 0) {
+      pthread_mutex_unlock(&w->lock);
+      close(fd);
+      pthread_mutex_lock(&w->lock);
+    } else if (w->queued > 0) {
       block_t *b = &w->ring[w->head];
       pthread_mutex_unlock(&w->lock);
       write_block(w, b);
@@ -491,6 +509,24 @@ long rod_writer_finish_begin(rod_writer *w) {
 
 int rod_writer_wait(rod_writer *w, long handed) { return wait_done(w, handed); }
 
+void rod_writer_close_later(rod_writer *w, int fd) {
+  if (fd < 0)
+    return;
+  if (w && w->threaded) {
+    pthread_mutex_lock(&w->lock);
+    for (int k = 0; k < WRITER_CLOSES; k++)
+      if (w->to_close[k] < 0) {
+        w->to_close[k] = fd;
+        fd = -1;
+        break;
+      }
+    pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->lock);
+  }
+  if (fd >= 0) /* one block, or no room: here */
+    close(fd);
+}
+
 long rod_writer_pending(rod_writer *w) {
   pthread_mutex_lock(&w->lock);
   const long n = w->next - w->counted;
@@ -515,6 +551,9 @@ int rod_writer_errno(rod_writer *w, bool *clean_stop) {
 /* ---- start and stop ---------------------------------------------------- */
 
 static void free_writer(rod_writer *w) {
+  for (int k = 0; k < WRITER_CLOSES; k++)
+    if (w->to_close[k] >= 0)
+      close(w->to_close[k]);
   for (int k = 0; w->ring && k < w->cfg.blocks; k++) {
     for (int i = 0; w->ring[k].col && i < w->ncols; i++)
       free(w->ring[k].col[i]);
@@ -563,6 +602,8 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
     w->cfg.blocks = 1;
   w->ncols = ncols;
   w->chunk_index = -1;
+  for (int k = 0; k < WRITER_CLOSES; k++)
+    w->to_close[k] = -1;
   w->last_flush = w->last_handover = now();
   atomic_init(&w->failed, 0);
   pthread_mutex_init(&w->lock, NULL);
@@ -586,8 +627,8 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
     free_writer(w);
     return st;
   }
-  populate(w);
   if (w->cfg.blocks == 1) {
+    populate(w);
     prepare(w);
   } else { /* no signal handled on the writer's thread */
     sigset_t all, old;

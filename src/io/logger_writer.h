@@ -80,6 +80,11 @@ int rod_writer_sync(rod_writer *w, bool flush);
 long rod_writer_finish_begin(rod_writer *w);
 int rod_writer_wait(rod_writer *w, long handed);
 
+/* Close fd on the writer's thread (at once with a ring of one block):
+ * the last hold on a file that was replaced or removed, whose blocks
+ * are freed as it closes (io/outfile.h). */
+void rod_writer_close_later(rod_writer *w, int fd);
+
 /* End the thread and free w (NULL: nothing); the file stays open. */
 void rod_writer_stop(rod_writer *w);
 

@@ -115,9 +115,20 @@ FILE *rod_outfile_stream(rod_outfile *o);
  * file created (err says so). */
 int rod_outfile_commit(rod_outfile *o, rod_error *err);
 
-/* Release the lock and free o. discard: remove the created file when it
- * was not committed (after a failure before anything worth keeping). NULL
- * is a no-op. */
+/* The file the commit renamed over, held open (O_PATH) so that its
+ * blocks are freed when this descriptor is closed, not in the rename:
+ * for the caller to close where it costs no one (the writer's thread).
+ * -1 when none; then nothing more is held. */
+int rod_outfile_take_replaced(rod_outfile *o);
+
+/* Unlink path, its file held open (O_PATH) as rod_outfile_take_replaced
+ * holds it: the descriptor to close; -1 when nothing is held, with errno
+ * 0 when path was removed all the same, else why it was not. */
+int rod_out_unlink_held(const char *path);
+
+/* Release the lock and free o (the file replaced, if still held, is
+ * closed). discard: remove the created file when it was not committed
+ * (after a failure before anything worth keeping). NULL is a no-op. */
 void rod_outfile_close(rod_outfile *o, bool discard);
 
 /* From a signal handler: remove the created file if not committed, and

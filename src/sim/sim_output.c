@@ -4,7 +4,6 @@
  * other (rod/sample.h), so that neither of the two knows the other. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "rod/export.h"
 #include "rod/logger.h"
@@ -86,7 +85,7 @@ int rod_sim_open_output(rod_sim *sim, const char *path) {
   /* a description rodsim wrote of an earlier file of the name goes */
   if (rod_export_xdmf_name(file, o->xdmf, sizeof o->xdmf) == ROD_OK) {
     if (rod_export_is_xdmf(o->xdmf))
-      unlink(o->xdmf);
+      rod_logger_remove_later(lg, o->xdmf);
     o->described = sc->output.xdmf;
   }
   o->sim = sim;
