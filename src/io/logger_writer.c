@@ -345,17 +345,14 @@ static void release(rod_writer *w, const block_t *b) {
  * as it writes the first samples into them: a fault costs microseconds
  * on a virtual machine, and the ring of a 43-point rod holds about 170
  * pages (the first rod's loop: 689 faults on the solver's thread before,
- * 520 after, as many as `rodsim bench` takes). The writer's thread does
- * it as it starts, the block filled first first: the pages the solver's
- * thread reaches before them fault in there, as they are written, and
- * the call leaves every page's contents as they are. Where the kernel
- * cannot, the pages fault in as they are written. */
+ * 520 after, as many as `rodsim bench` takes). Where the kernel cannot,
+ * the pages fault in as they are written. */
 static void populate(rod_writer *w) {
 #ifdef MADV_POPULATE_WRITE
   const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (int k = 0; k < w->cfg.blocks; k++)
+  for (int k = 1; k <= w->cfg.blocks; k++)
     for (int i = 0; i < w->ncols; i++) {
-      const uintptr_t a = (uintptr_t)w->ring[k].col[i];
+      const uintptr_t a = (uintptr_t)w->ring[k % w->cfg.blocks].col[i];
       const uintptr_t from = (a + page - 1) / page * page;
       const uintptr_t to =
           (a + (size_t)w->cfg.block * column_bytes(&w->cols[i])) / page * page;
@@ -381,7 +378,6 @@ static void *writer_main(void *arg) {
 #ifdef __linux__
   prctl(PR_SET_NAME, "rodsim-writer"); /* as top and perf show it */
 #endif
-  populate(w);
   prepare(w);
   pthread_mutex_lock(&w->lock);
   for (;;) {
@@ -627,8 +623,8 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
     free_writer(w);
     return st;
   }
+  populate(w);
   if (w->cfg.blocks == 1) {
-    populate(w);
     prepare(w);
   } else { /* no signal handled on the writer's thread */
     sigset_t all, old;
