@@ -616,6 +616,18 @@ FILE *rod_outfile_stream(rod_outfile *o) {
   return f;
 }
 
+/* A descriptor that keeps path's file (not a link's target) from being
+ * freed while it is open, whatever its permissions; -1 where the system
+ * has no O_PATH (the file is then freed as it is replaced). */
+static int hold(const char *path) {
+#ifdef O_PATH
+  return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+#else
+  (void)path;
+  return -1;
+#endif
+}
+
 int rod_outfile_commit(rod_outfile *o, rod_error *err) {
   if (o->in_place || o->committed)
     return ROD_OK;
@@ -639,7 +651,7 @@ int rod_outfile_commit(rod_outfile *o, rod_error *err) {
    * blocks: that waits for the disk's discard, about 1 ms a megabyte
    * here, and falls to whoever closes it (rod_outfile_take_replaced) */
   if (o->checked.present && o->replaced_fd < 0)
-    o->replaced_fd = open(o->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    o->replaced_fd = hold(o->path);
   int r = o->checked.present ? rename(o->part, o->path)
                              : renameat2(AT_FDCWD, o->part, AT_FDCWD, o->path,
                                          RENAME_NOREPLACE);
@@ -661,7 +673,7 @@ int rod_outfile_take_replaced(rod_outfile *o) {
 }
 
 int rod_out_unlink_held(const char *path) {
-  const int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  const int fd = hold(path);
   if (unlink(path) != 0) {
     const int e = errno;
     if (fd >= 0)
