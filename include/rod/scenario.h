@@ -40,7 +40,7 @@ typedef enum {
   ROD_SCHEME_ESDIRK3, /* Kennedy & Carpenter 2003, ARK3(2)4L[2]SA */
   ROD_SCHEME_ESDIRK4, /* Kennedy & Carpenter 2003, ARK4(3)6L[2]SA */
   ROD_SCHEME_SDIRK4,  /* Hairer & Wanner 1996, SDIRK4 (5 stages) */
-  ROD_SCHEME_ESDIRK5  /* Kennedy & Carpenter 2016, ESDIRK5(4)7L[2]SA */
+  ROD_SCHEME_ESDIRK5  /* Kennedy & Carpenter 2019, ESDIRK5(4)7L[2]SA2 */
 } rod_scheme_kind;
 /* Which shooting method a step tries first (Till & Rucker 2017, Fig. 2 is
  * `paper`). */

@@ -122,12 +122,14 @@ static double error_norm(const rod_kirchhoff *k) {
       dp[i] += 0.5 * h * (prev_dpds[i] + dpds[i]);
     v3_copy(prev_rdu, rdu);
     v3_copy(prev_dpds, dpds);
-    for (int i = 0; modal && i < 3; i++) {
-      q1[i] += 0.5 * h * (prev_rdq[i] + rdq[i]);
-      q2[i] += 0.5 * h * (prev_q1[i] + q1[i]);
+    if (modal) {
+      for (int i = 0; i < 3; i++) {
+        q1[i] += 0.5 * h * (prev_rdq[i] + rdq[i]);
+        q2[i] += 0.5 * h * (prev_q1[i] + q1[i]);
+      }
+      v3_copy(prev_rdq, rdq);
+      v3_copy(prev_q1, q1);
     }
-    v3_copy(prev_rdq, rdq);
-    v3_copy(prev_q1, q1);
     const double velocity =
         modal ? v3_norm(q2) / c : v3_norm(rdq) * k->velocity_error_scale;
     e = fmax(e, fmax(v3_norm(dp), velocity));
