@@ -2,6 +2,7 @@
  * (section 2.3), a run killed with SIGKILL leaves a file that opens and
  * holds the samples flushed before the kill, and the file written through
  * the writer thread equals the one written on the caller's thread. */
+#include <ctype.h>
 #include <hdf5.h>
 #include <signal.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "io/bulk.h"
 #include "io/runfile.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
@@ -476,6 +478,60 @@ START_TEST(writer_thread_writes_the_same_file) {
 }
 END_TEST
 
+/* The writer's buffers in one mapping (io/bulk.h): on a huge page's
+ * boundary (2 MiB), handed out on cache lines in order, none past its
+ * end, advised as huge pages (VmFlags "hg" in /proc/self/smaps) wherever
+ * the kernel has transparent huge pages, writable throughout. */
+static bool advised_huge(const void *base) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f)
+    return false;
+  char line[512];
+  bool in = false, hg = false;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long from, to; /* a mapping's line: FROM-TO PERMS ... */
+    if (!isupper((unsigned char)line[0]) &&
+        sscanf(line, "%lx-%lx ", &from, &to) == 2)
+      in = (uintptr_t)base >= from && (uintptr_t)base < to;
+    if (in && strncmp(line, "VmFlags:", 8) == 0)
+      hg = strstr(line, " hg") != NULL;
+  }
+  fclose(f);
+  return hg;
+}
+
+START_TEST(bulk_buffers_on_huge_pages) {
+  const size_t huge = 2u << 20;
+  rod_bulk b;
+  ck_assert_int_eq(rod_bulk_init(&b, huge + 1), ROD_OK);
+  ck_assert((uintptr_t)b.base % huge == 0);
+  ck_assert_uint_eq(b.size, 2 * huge);
+  unsigned char *a = rod_bulk_take(&b, 100), *c = rod_bulk_take(&b, 1);
+  ck_assert_ptr_eq(a, b.base);
+  ck_assert_ptr_eq(c, b.base + 128);
+  unsigned char *rest = rod_bulk_take(&b, 2 * huge - 192);
+  ck_assert_ptr_eq(rest, b.base + 192);
+  ck_assert_ptr_null(rod_bulk_take(&b, 1));
+  rod_bulk_populate(&b, 4096);
+  memset(b.base, 7, b.size);
+  ck_assert_int_eq(b.base[b.size - 1], 7);
+  FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  char mode[128] = "";
+  if (thp) {
+    if (!fgets(mode, sizeof mode, thp))
+      mode[0] = '\0';
+    fclose(thp);
+  }
+  if (mode[0] && !strstr(mode, "[never]"))
+    ck_assert_msg(advised_huge(b.base), "not advised as huge pages (%s)", mode);
+  rod_bulk_free(&b);
+  ck_assert_ptr_null(b.base);
+  ck_assert_int_eq(rod_bulk_init(&b, 0), ROD_OK);
+  ck_assert_ptr_null(rod_bulk_take(&b, 1));
+  rod_bulk_free(&b);
+}
+END_TEST
+
 static Suite *logger_suite(void) {
   Suite *s = suite_create("logger");
   TCase *tc = tcase_create("hdf5");
@@ -485,6 +541,7 @@ static Suite *logger_suite(void) {
   tcase_add_test(tc, contact_datasets_only_with_contact);
   tcase_add_test(tc, run_reader_takes_whole_samples);
   tcase_add_test(tc, writer_thread_writes_the_same_file);
+  tcase_add_test(tc, bulk_buffers_on_huge_pages);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -20,17 +20,31 @@ static const size_t igzip_work[] = {
 
 static bool uses_igzip(int level) { return level >= 1 && level <= 3; }
 
-int rod_deflater_init(rod_deflater *d, int level, size_t capacity) {
+size_t rod_deflater_room(int level, size_t capacity) {
+  if (level == 0)
+    return 0;
+  return 2 * rod_bulk_room(capacity) +
+         (uses_igzip(level) ? rod_bulk_room(igzip_work[level]) : 0);
+}
+
+/* n B from `from`, or malloc'd */
+static unsigned char *take(rod_bulk *from, size_t n) {
+  return from ? rod_bulk_take(from, n) : malloc(n);
+}
+
+int rod_deflater_init(rod_deflater *d, int level, size_t capacity,
+                      rod_bulk *from) {
   memset(d, 0, sizeof *d);
   d->level = level;
   d->capacity = capacity;
+  d->borrowed = from != NULL;
   if (level == 0)
     return ROD_OK;
-  d->shuffled = malloc(capacity);
-  d->out = malloc(capacity);
+  d->shuffled = take(from, capacity);
+  d->out = take(from, capacity);
   if (uses_igzip(level)) {
     d->work_size = igzip_work[level];
-    d->work = malloc(d->work_size);
+    d->work = take(from, d->work_size);
   }
   if (!d->shuffled || !d->out || (uses_igzip(level) && !d->work)) {
     rod_deflater_free(d);
@@ -40,9 +54,11 @@ int rod_deflater_init(rod_deflater *d, int level, size_t capacity) {
 }
 
 void rod_deflater_free(rod_deflater *d) {
-  free(d->shuffled);
-  free(d->out);
-  free(d->work);
+  if (!d->borrowed) {
+    free(d->shuffled);
+    free(d->out);
+    free(d->work);
+  }
   memset(d, 0, sizeof *d);
 }
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/bulk.h"
+
 /* The filter mask of a chunk stored as it is (shuffle and deflate, the
  * dataset's filters 0 and 1, skipped): where deflating does not make it
  * smaller. */
@@ -23,11 +25,16 @@ typedef struct {
   unsigned char *out;      /* capacity */
   unsigned char *work;     /* igzip's hash tables (levels 1..3) */
   size_t work_size;
+  bool borrowed; /* the buffers are a rod_bulk's */
 } rod_deflater;
 
-/* Buffers for chunks of up to capacity bytes at level (0 .. 9). ROD_OK or
- * ROD_ENOMEM. */
-int rod_deflater_init(rod_deflater *d, int level, size_t capacity);
+/* Buffers for chunks of up to capacity bytes at level (0 .. 9), taken
+ * from `from` (NULL: malloc'd). ROD_OK or ROD_ENOMEM. */
+int rod_deflater_init(rod_deflater *d, int level, size_t capacity,
+                      rod_bulk *from);
+
+/* B the buffers of rod_deflater_init take from a rod_bulk. */
+size_t rod_deflater_room(int level, size_t capacity);
 void rod_deflater_free(rod_deflater *d);
 
 /* The stored form of the n bytes at values (elements of esize bytes):

@@ -2,7 +2,6 @@
  * (logger_writer.h): the hand-over between the solver's thread and the
  * writer, chunks compressed and written directly, flushes paced by wall
  * time, /samples raised only after the data it counts is flushed. */
-#define _GNU_SOURCE /* madvise with MADV_POPULATE_WRITE */
 #include "io/logger_writer.h"
 
 #include <errno.h>
@@ -13,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #ifdef __linux__
@@ -23,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/bulk.h"
 #include "io/deflate_chunk.h"
 #include "rod/status.h"
 
@@ -72,8 +71,9 @@ struct rod_writer {
   int chunk_written;     /* its rows in the file */
   unsigned char *gather; /* one part of one chunk */
   rod_deflater deflater;
-  long total;  /* samples written into the file */
-  long extent; /* the datasets' extent along T */
+  rod_bulk bulk; /* the ring's columns, gather and the deflater's buffers */
+  long total;    /* samples written into the file */
+  long extent;   /* the datasets' extent along T */
   double last_flush;
   bool committed;   /* flushed with samples: under its name */
   bool first_as_is; /* chunk 0 stored as it is, at its full length, to be
@@ -340,30 +340,6 @@ static void release(rod_writer *w, const block_t *b) {
   pthread_mutex_unlock(&w->lock);
 }
 
-/* The ring's pages made present for writing in one call
- * (MADV_POPULATE_WRITE), so that the solver's thread takes no page fault
- * as it writes the first samples into them: a fault costs microseconds
- * on a virtual machine, and the ring of a 43-point rod holds about 170
- * pages (the first rod's loop: 689 faults on the solver's thread before,
- * 520 after, as many as `rodsim bench` takes). Where the kernel cannot,
- * the pages fault in as they are written. */
-static void populate(rod_writer *w) {
-#ifdef MADV_POPULATE_WRITE
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (int k = 1; k <= w->cfg.blocks; k++)
-    for (int i = 0; i < w->ncols; i++) {
-      const uintptr_t a = (uintptr_t)w->ring[k % w->cfg.blocks].col[i];
-      const uintptr_t from = (a + page - 1) / page * page;
-      const uintptr_t to =
-          (a + (size_t)w->cfg.block * column_bytes(&w->cols[i])) / page * page;
-      if (to > from && madvise((void *)from, to - from, MADV_POPULATE_WRITE))
-        return;
-    }
-#else
-  (void)w;
-#endif
-}
-
 /* The file and its datasets made (rod_writer_config.prepare). */
 static void prepare(rod_writer *w) {
   errno = 0;
@@ -550,39 +526,49 @@ static void free_writer(rod_writer *w) {
   for (int k = 0; k < WRITER_CLOSES; k++)
     if (w->to_close[k] >= 0)
       close(w->to_close[k]);
-  for (int k = 0; w->ring && k < w->cfg.blocks; k++) {
-    for (int i = 0; w->ring[k].col && i < w->ncols; i++)
-      free(w->ring[k].col[i]);
+  for (int k = 0; w->ring && k < w->cfg.blocks; k++)
     free(w->ring[k].col);
-  }
   free(w->ring);
   free(w->cols);
-  free(w->gather);
   rod_deflater_free(&w->deflater);
+  rod_bulk_free(&w->bulk);
   pthread_mutex_destroy(&w->lock);
   pthread_cond_destroy(&w->work);
   pthread_cond_destroy(&w->finished);
   free(w);
 }
 
-/* The ring's blocks, one part of a chunk, the deflater's buffers. */
+/* B of a block's column i. */
+static size_t block_bytes(const rod_writer *w, int i) {
+  return (size_t)w->cfg.block * column_bytes(&w->cols[i]);
+}
+
+/* The ring's blocks, one part of a chunk and the deflater's buffers, in
+ * one mapping (io/bulk.h), the ring first. Its pages are made present
+ * (the ring's on the solver's thread, which writes the first samples into
+ * them), so that the threads take no page fault as they fill them; the
+ * first rod's loop took 689 faults on the solver's thread before, 520
+ * after, as many as `rodsim bench` takes. */
 static int allocate(rod_writer *w) {
+  size_t ring = 0;
+  for (int i = 0; i < w->ncols; i++)
+    ring += (size_t)w->cfg.blocks * rod_bulk_room(block_bytes(w, i));
+  const size_t bytes = ring + rod_bulk_room(w->chunk_bytes) +
+                       rod_deflater_room(w->cfg.level, w->chunk_bytes);
   w->ring = calloc((size_t)w->cfg.blocks, sizeof *w->ring);
-  if (!w->ring)
+  if (!w->ring || rod_bulk_init(&w->bulk, bytes) != ROD_OK)
     return ROD_ENOMEM;
   for (int k = 0; k < w->cfg.blocks; k++) {
     w->ring[k].col = calloc((size_t)w->ncols, sizeof *w->ring[k].col);
     if (!w->ring[k].col)
       return ROD_ENOMEM;
     for (int i = 0; i < w->ncols; i++)
-      if (!(w->ring[k].col[i] =
-                malloc((size_t)w->cfg.block * column_bytes(&w->cols[i]))))
-        return ROD_ENOMEM;
+      w->ring[k].col[i] = rod_bulk_take(&w->bulk, block_bytes(w, i));
   }
-  w->gather = malloc(w->chunk_bytes);
-  if (!w->gather)
-    return ROD_ENOMEM;
-  return rod_deflater_init(&w->deflater, w->cfg.level, w->chunk_bytes);
+  w->gather = rod_bulk_take(&w->bulk, w->chunk_bytes);
+  rod_bulk_populate(&w->bulk, ring);
+  return rod_deflater_init(&w->deflater, w->cfg.level, w->chunk_bytes,
+                           &w->bulk);
 }
 
 int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
@@ -623,7 +609,6 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
     free_writer(w);
     return st;
   }
-  populate(w);
   if (w->cfg.blocks == 1) {
     prepare(w);
   } else { /* no signal handled on the writer's thread */
