@@ -478,6 +478,57 @@ START_TEST(writer_thread_writes_the_same_file) {
 }
 END_TEST
 
+/* The writer's thread moves the file into place after its first flush.
+ * When the temporary file is no longer the one the logger made (removed,
+ * another put under its name), the move fails there: the run is stopped
+ * at its next call (ROD_EIO), the close says so, and neither the other
+ * file nor a file under the output's name is touched or made. */
+START_TEST(failed_move_into_place_stops_the_run) {
+  make_dir();
+  write_scenario("m.ini", "[rod]\nlength = 0.4\n[tip]\nmass = 0.02\n"
+                          "[time]\ndt = 1e-3\nduration = 1\n"
+                          "[space]\nnodes = 25\n");
+  char ini[600], path[600], part[620];
+  snprintf(ini, sizeof ini, "%s/m.ini", dir);
+  snprintf(path, sizeof path, "%s/m.h5", dir);
+  snprintf(part, sizeof part, "%s.part", path);
+  rod_scenario *sc = rod_scenario_new();
+  rod_error err;
+  ck_assert_int_eq(rod_scenario_load(sc, ini, &err), ROD_OK);
+  rod_sim *sim;
+  ck_assert_int_eq(rod_sim_create(sc, &sim, &err), ROD_OK);
+  rod_logger *lg;
+  ck_assert_int_eq(rod_logger_open(&lg, path, sc, "kirchhoff", &err), ROD_OK);
+  ck_assert_int_eq(rod_logger_set_writer(lg, 2, 1.0), ROD_OK);
+  rod_sim_sink sink = rod_logger_sink(lg);
+  rod_sim_set_sink(sim, &sink);
+  ck_assert_int_eq(rod_sim_static(sim), ROD_OK); /* the first sample */
+  ck_assert_int_eq(rod_logger_written(lg, NULL), 1); /* the file made */
+  ck_assert_str_eq(rod_logger_file_now(lg), part);
+  ck_assert_int_eq(unlink(part), 0);
+  rod_test_write(dir, "m.h5.part", "someone else's\n");
+  /* the flush, and the move that fails on the writer's thread: told
+   * here already when that thread was quick */
+  const int told = rod_logger_flush_if_older(lg, 0.0);
+  ck_assert(told == ROD_OK || told == ROD_EIO);
+  ck_assert_int_eq(rod_logger_written(lg, NULL), 1); /* the writer is done */
+  ck_assert_str_eq(rod_logger_file_now(lg), part);
+  ck_assert_int_eq(rod_logger_flush_if_older(lg, 0.0), ROD_EIO);
+  ck_assert_int_eq(rod_sim_advance_to(sim, 0.01), ROD_EIO);
+  ck_assert_int_eq(rod_logger_close(lg, "complete"), ROD_EIO);
+  rod_sim_free(sim);
+  rod_scenario_free(sc);
+  ck_assert_int_ne(access(path, F_OK), 0);
+  FILE *f = fopen(part, "r");
+  char text[64] = "";
+  ck_assert_ptr_nonnull(f);
+  ck_assert_ptr_nonnull(fgets(text, sizeof text, f));
+  fclose(f);
+  ck_assert_str_eq(text, "someone else's\n");
+  remove_dir();
+}
+END_TEST
+
 /* The writer's buffers in one mapping (io/bulk.h): on a huge page's
  * boundary (2 MiB), handed out on cache lines in order, none past its
  * end, advised as huge pages (VmFlags "hg" in /proc/self/smaps) wherever
@@ -541,6 +592,7 @@ static Suite *logger_suite(void) {
   tcase_add_test(tc, contact_datasets_only_with_contact);
   tcase_add_test(tc, run_reader_takes_whole_samples);
   tcase_add_test(tc, writer_thread_writes_the_same_file);
+  tcase_add_test(tc, failed_move_into_place_stops_the_run);
   tcase_add_test(tc, bulk_buffers_on_huge_pages);
   suite_add_tcase(s, tc);
   return s;

@@ -61,8 +61,9 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
                       const rod_step_stats *st, double wall_time);
 
 /* Hand the samples appended to the writer, to be written and flushed, if
- * the last hand-over is older than max_age s; the file renamed into place
- * once the writer has flushed its first samples. */
+ * the last hand-over is older than max_age s (the writer renames the file
+ * into place once it has flushed its first samples). ROD_EIO after a
+ * failed write or rename. */
 int rod_logger_flush_if_older(rod_logger *lg, double max_age);
 
 /* Remove path (a file the caller may remove), the freeing of its blocks

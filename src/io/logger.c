@@ -196,11 +196,16 @@ struct rod_logger {
   double flush_interval; /* s */
   rod_writer *writer;    /* from the first sample on */
   /* set on the writer's thread once its first samples are counted and
-   * flushed: the caller's thread then moves the file into place */
+   * flushed, and it has moved the file into place (in_place) */
   atomic_bool whole;
-  int commit_errno; /* errno of a failed move into place, 0: none */
-  long appended;    /* samples appended */
-  int held[2];      /* files removed, to be closed by the writer */
+  atomic_int commit_errno; /* errno of a failed move into place, 0: none */
+  /* The file's end (end_file), on the writer's thread after its last
+   * samples: the run's status for the file (set before the last block is
+   * handed over), whether it was written, whether the file closed. */
+  const char *end_status;
+  bool ended, end_told, end_closed;
+  long appended; /* samples appended */
+  int held[2];   /* files removed, to be closed by the writer */
   int nheld;
   rod_outfile *out; /* the file, its lock and its name (io/outfile.h) */
 };
@@ -405,20 +410,23 @@ static int describe(hid_t ds, const char *units, const char *description) {
   return st;
 }
 
+static int move_in_place(rod_logger *lg, bool on_writer);
+
 /* The file holds its datasets and its first samples, counted and
- * flushed (called on the writer's thread): the caller's thread moves it
- * into place at its next call (commit_if_whole), so that every call on
- * lg->out is made from that thread. */
+ * flushed (called on the writer's thread): moved into place there, the
+ * file it replaces closed there too (the rename and the freeing of the
+ * old file's blocks: 0.3 ms and more that the solver's thread no longer
+ * waits for). The caller's thread makes no call on lg->out from the
+ * writer's start to its stop but rod_outfile_path_now. A failed move
+ * stops the run at its next sample (rod_logger_append); the writer goes
+ * on. */
 static int whole(void *user) {
   rod_logger *lg = user;
-  atomic_store(&lg->whole, true);
+  if (move_in_place(lg, true) == ROD_OK)
+    atomic_store(&lg->whole, true);
   return ROD_OK;
 }
 
-/* Rename the file from its temporary name to path, once: after the flush
- * that wrote its datasets and first samples, so that a file under path
- * always holds every dataset and whole samples (or, after its close, the
- * status of a run that stopped before its first sample). */
 /* fd closed on the writer's thread, or held until it starts (closed
  * here when there is no room). */
 static void close_later(rod_logger *lg, int fd) {
@@ -442,21 +450,29 @@ int rod_logger_remove_later(rod_logger *lg, const char *path) {
   return errno == 0 || errno == ENOENT ? 0 : -1;
 }
 
-static int move_in_place(rod_logger *lg) {
+/* Rename the file from its temporary name to path, once: after the flush
+ * that wrote its datasets and first samples, so that a file under path
+ * always holds every dataset and whole samples (or, after its close, the
+ * status of a run that stopped before its first sample). The file it
+ * replaced is closed on the writer's thread (on_writer: this is it). */
+static int move_in_place(rod_logger *lg, bool on_writer) {
   rod_error err;
   if (rod_outfile_commit(lg->out, &err) == ROD_OK) {
-    close_later(lg, rod_outfile_take_replaced(lg->out));
+    const int replaced = rod_outfile_take_replaced(lg->out);
+    if (on_writer && replaced >= 0)
+      close(replaced);
+    else
+      close_later(lg, replaced);
     return ROD_OK;
   }
-  if (!lg->commit_errno)
-    lg->commit_errno = errno ? errno : EIO;
+  int none = 0;
+  atomic_compare_exchange_strong(&lg->commit_errno, &none, errno ? errno : EIO);
   return ROD_EIO;
 }
 
-static int commit_if_whole(rod_logger *lg) {
-  if (lg->commit_errno)
-    return ROD_EIO;
-  return atomic_load(&lg->whole) ? move_in_place(lg) : ROD_OK;
+/* ROD_EIO once the file could not be moved into place. */
+static int commit_failed(const rod_logger *lg) {
+  return atomic_load(&lg->commit_errno) ? ROD_EIO : ROD_OK;
 }
 
 static int make_group(hid_t file, const char *path) {
@@ -589,6 +605,8 @@ static int prepare(void *user, rod_writer_config *cfg, rod_column *cols) {
 
 /* The writer of the layout, its thread started: it makes the file and
  * its datasets (prepare) while the solver goes on. */
+static void writer_end(void *user, int failed, bool clean_stop, long pending);
+
 static int start_writer(rod_logger *lg) {
   rod_column cols[DS_ALL];
   int n = 0;
@@ -612,6 +630,7 @@ static int start_writer(rod_logger *lg) {
                                  .blocks = lg->blocks,
                                  .flush_interval = lg->flush_interval,
                                  .commit = whole,
+                                 .end = writer_end,
                                  .user = lg};
   const int st = rod_writer_start(&lg->writer, &cfg, cols, n);
   for (int k = 0; st == ROD_OK && k < lg->nheld; k++)
@@ -731,12 +750,12 @@ int rod_logger_append(rod_logger *lg, double t, const rod_sample *s,
   if (lg->times && lg->appended < lg->times_room)
     lg->times[lg->appended] = t;
   lg->appended++;
-  return commit_if_whole(lg);
+  return commit_failed(lg);
 }
 
 int rod_logger_flush_if_older(rod_logger *lg, double max_age) {
   const int e = lg->writer ? rod_writer_tick(lg->writer, max_age) : ROD_OK;
-  return e != ROD_OK ? e : commit_if_whole(lg);
+  return e != ROD_OK ? e : commit_failed(lg);
 }
 
 /* The note "slack" on each tendon's tension: when it carried nothing. */
@@ -833,20 +852,55 @@ static int write_xdmf(const rod_logger *lg, long samples, const char *xdmf_path,
   return ex_xdmf_draft(&r, xdmf_path, false, NULL, draft, err);
 }
 
+/* The file's status, the tendons' slack notes, then the file closed:
+ * after its last samples, on the writer's thread (writer_end) beside the
+ * caller's work at the close, or on the caller's when no writer ran.
+ * After a write that failed half-way nothing more is written: the status
+ * stays "running", so what the file holds is not passed off as complete.
+ * A foreseen stop writes why in the room kept for it. */
+static void end_file(rod_logger *lg, int write_errno, bool clean_stop,
+                     long rest) {
+  char why[512];
+  if (clean_stop)
+    snprintf(why, sizeof why, "stopped: cannot write %s (%s)",
+             rest ? "the last samples" : "more samples", strerror(write_errno));
+  const bool intact = !write_errno && !lg->commit_errno && lg->made;
+  int st = ROD_EIO;
+  if (lg->made && (intact || clean_stop))
+    st = rod_h5_put_text(lg->file, "status",
+                         clean_stop       ? why
+                         : lg->end_status ? lg->end_status
+                                          : "");
+  if (st == ROD_OK)
+    st = note_slack(lg);
+  for (int i = 0; i < DS_ALL; i++)
+    if (lg->ds[i] > 0)
+      H5Dclose(lg->ds[i]);
+  if (lg->count > 0)
+    H5Dclose(lg->count);
+  lg->end_closed = lg->file > 0 && H5Fclose(lg->file) >= 0;
+  lg->end_told = st == ROD_OK;
+  lg->ended = true;
+}
+
+static void writer_end(void *user, int failed, bool clean_stop, long pending) {
+  end_file(user, failed, clean_stop, pending);
+}
+
 static int close_logger(rod_logger *lg, const char *status, bool discard,
                         const char *xdmf_path, rod_error *xdmf_err,
                         rod_logger_end *end) {
   if (!lg)
     return ROD_OK;
-  /* The remaining samples, then the status. After a write that failed
-   * half-way nothing more is written: the status stays "running", so what
-   * the file holds is not passed off as complete. A foreseen stop writes
-   * why in the room kept for it. */
+  /* The remaining samples, then the status and the file's close
+   * (end_file) on the writer's thread while this one drafts the
+   * description. */
   bool clean_stop = false;
   int write_errno = 0;
   long rest = 0;             /* samples handed over, not in the file */
   long written = 0;          /* samples in the file */
   rod_outfile *draft = NULL; /* the description made while the writer ends */
+  lg->end_status = status;
   if (lg->writer) {
     const long last = rod_writer_finish_begin(lg->writer);
     /* While the writer writes the last samples, the description of all
@@ -869,27 +923,13 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
   }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
   int st = write_errno || lg->commit_errno || !lg->made ? ROD_EIO : ROD_OK;
-  char why[512];
-  if (clean_stop)
-    snprintf(why, sizeof why, "stopped: cannot write %s (%s)",
-             rest ? "the last samples" : "more samples", strerror(write_errno));
-  int st2 = ROD_EIO;
-  if (lg->made && (st == ROD_OK || clean_stop))
-    st2 = rod_h5_put_text(lg->file, "status",
-                          clean_stop ? why
-                          : status   ? status
-                                     : "");
-  if (st2 == ROD_OK)
-    st2 = note_slack(lg);
-  for (int i = 0; i < DS_ALL; i++)
-    if (lg->ds[i] > 0)
-      H5Dclose(lg->ds[i]);
-  if (lg->count > 0)
-    H5Dclose(lg->count);
-  herr_t e = lg->file > 0 ? H5Fclose(lg->file) : -1;
+  if (!lg->ended) /* no writer ran */
+    end_file(lg, write_errno, clean_stop, rest);
+  const int st2 = lg->end_told ? ROD_OK : ROD_EIO;
+  const herr_t e = lg->end_closed ? 0 : -1;
   /* a file never made whole (its creation failed) is not kept */
   const bool drop = (discard && written == 0) || !lg->made;
-  if (!drop && move_in_place(lg) != ROD_OK && st == ROD_OK)
+  if (!drop && move_in_place(lg, false) != ROD_OK && st == ROD_OK)
     st = ROD_EIO;
   rod_outfile_close(lg->out, drop);
   const bool described = xdmf_path && st == ROD_OK && st2 == ROD_OK && e >= 0 &&

@@ -330,6 +330,25 @@ static void write_block(rod_writer *w, const block_t *b) {
     flush_file(w, b);
 }
 
+/* After the file's last block: the file ended (rod_writer_config.end). */
+static void end_file(rod_writer *w) {
+  if (!w->cfg.end)
+    return;
+  pthread_mutex_lock(&w->lock);
+  const long pending = w->next - w->counted;
+  pthread_mutex_unlock(&w->lock);
+  bool clean_stop;
+  const int failed = rod_writer_errno(w, &clean_stop);
+  w->cfg.end(w->cfg.user, failed, clean_stop, pending);
+}
+
+/* A block written; the file ended after its last. */
+static void write_and_end(rod_writer *w, const block_t *b) {
+  write_block(w, b);
+  if (b->last)
+    end_file(w);
+}
+
 /* The block done: its room back to the solver's thread. */
 static void release(rod_writer *w, const block_t *b) {
   pthread_mutex_lock(&w->lock);
@@ -370,7 +389,7 @@ static void *writer_main(void *arg) {
     } else if (w->queued > 0) {
       block_t *b = &w->ring[w->head];
       pthread_mutex_unlock(&w->lock);
-      write_block(w, b);
+      write_and_end(w, b);
       release(w, b);
       pthread_mutex_lock(&w->lock);
     } else if (w->stop) {
@@ -426,7 +445,7 @@ static long hand_over(rod_writer *w, block_t *b, bool flush, bool last) {
   pthread_cond_signal(&w->work);
   pthread_mutex_unlock(&w->lock);
   if (!w->threaded) {
-    write_block(w, b);
+    write_and_end(w, b);
     release(w, b);
   }
   return b->seq;

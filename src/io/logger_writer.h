@@ -44,6 +44,14 @@ struct rod_writer_config {
    * as a failed write does. Called on the writer's thread, or within
    * rod_writer_start with a ring of one block. */
   int (*prepare)(void *user, rod_writer_config *cfg, rod_column *cols);
+  /* When given, the writer's last work, after the last block
+   * (rod_writer_finish_begin) is written and counted or the writing
+   * failed: it ends the file (its status, its close) while the caller's
+   * thread does other work. failed: errno of the first failed write (0:
+   * none); clean_stop: that failure was foreseen; pending: samples handed
+   * over and not counted. Called on the writer's thread, or within
+   * rod_writer_finish_begin with a ring of one block. */
+  void (*end)(void *user, int failed, bool clean_stop, long pending);
   void *user;
 };
 
@@ -74,9 +82,9 @@ int rod_writer_tick(rod_writer *w, double max_age);
 int rod_writer_sync(rod_writer *w, bool flush);
 
 /* The end of the writing, in two: the last block handed over, to write
- * and count every sample handed over as the file's last (its number
- * returned); and the wait until it is done (ROD_EIO after a failed
- * write), with other work between. */
+ * and count every sample handed over as the file's last, then to end the
+ * file (rod_writer_config.end; its number returned); and the wait until
+ * it is done (ROD_EIO after a failed write), with other work between. */
 long rod_writer_finish_begin(rod_writer *w);
 int rod_writer_wait(rod_writer *w, long handed);
 

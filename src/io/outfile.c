@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,10 @@ struct rod_outfile {
   file_id part_id, lock_id;
   file_id checked; /* what path held when it was checked */
   rod_out_rules rules;
-  bool in_place;   /* a character device, written as it is */
-  bool committed;  /* renamed over path */
+  bool in_place;         /* a character device, written as it is */
+  atomic_bool committed; /* renamed over path (by the logger's writer
+                            thread while another thread may ask for
+                            rod_outfile_path_now) */
   int replaced_fd; /* the file the commit replaced, held (O_PATH), or -1 */
 };
 
@@ -515,6 +518,7 @@ static int prepare(const char *path, const rod_out_rules *rules, bool lock,
     return rod_error_set(err, ROD_ENOMEM, path, rules->key, "out of memory");
   o->rules = *rules;
   o->part_fd = o->lock_fd = o->replaced_fd = -1;
+  atomic_init(&o->committed, false);
   int st = resolve(o, path ? path : "", err);
   if (st == ROD_OK && !o->in_place) {
     const char *problem = folder_problem(o->path);
