@@ -12,6 +12,8 @@
 
 #include "h5util.h"
 #include "io/bulk.h"
+#include "io/deflate_chunk.h"
+#include "io/logger_writer.h"
 #include "io/runfile.h"
 #include "rod/logger.h"
 #include "rod/sim.h"
@@ -502,7 +504,7 @@ START_TEST(failed_move_into_place_stops_the_run) {
   ck_assert_int_eq(rod_logger_set_writer(lg, 2, 1.0), ROD_OK);
   rod_sim_sink sink = rod_logger_sink(lg);
   rod_sim_set_sink(sim, &sink);
-  ck_assert_int_eq(rod_sim_static(sim), ROD_OK); /* the first sample */
+  ck_assert_int_eq(rod_sim_static(sim), ROD_OK);     /* the first sample */
   ck_assert_int_eq(rod_logger_written(lg, NULL), 1); /* the file made */
   ck_assert_str_eq(rod_logger_file_now(lg), part);
   ck_assert_int_eq(unlink(part), 0);
@@ -526,6 +528,55 @@ START_TEST(failed_move_into_place_stops_the_run) {
   fclose(f);
   ck_assert_str_eq(text, "someone else's\n");
   remove_dir();
+}
+END_TEST
+
+/* A ring that fills its huge pages (rod_writer_config.fill): blocks added
+ * while the mapping's whole huge pages (2 MiB) have room for one more,
+ * up to ROD_WRITER_MAX_BLOCKS; exactly the blocks asked for without. */
+static int ring_blocks(size_t values, bool fill) {
+  rod_column col = {.ds = -1,
+                    .rank = 2,
+                    .dims = {0, values, 0},
+                    .esize = sizeof(double),
+                    .width = values,
+                    .parts = 1,
+                    .keep_bits = 52};
+  rod_writer_config cfg = {.block = 32,
+                           .level = 1,
+                           .blocks = 3,
+                           .flush_interval = 1.0,
+                           .fill = fill};
+  rod_writer *w;
+  ck_assert_int_eq(rod_writer_start(&w, &cfg, &col, 1), ROD_OK);
+  const int blocks = rod_writer_blocks(w);
+  rod_writer_stop(w);
+  return blocks;
+}
+
+START_TEST(writer_ring_fills_its_huge_pages) {
+  hbool_t threadsafe = false;
+  H5is_library_threadsafe(&threadsafe);
+  if (!threadsafe)
+    return; /* a ring of one block */
+  const size_t huge = 2u << 20;
+  /* one part of a chunk gathered, the deflater's two and igzip's tables */
+  const size_t rest =
+      rod_bulk_room(32 * 1000 * 8) + rod_deflater_room(1, 32 * 1000 * 8);
+  /* blocks of 256 kB: 3 and the rest in one huge page, room for more */
+  const size_t block = rod_bulk_room(32 * 1000 * 8);
+  int want = (int)((huge - rest) / block);
+  want = want > ROD_WRITER_MAX_BLOCKS ? ROD_WRITER_MAX_BLOCKS : want;
+  ck_assert_int_ge(want, 4);
+  ck_assert_int_eq(ring_blocks(1000, true), want);
+  ck_assert_int_eq(ring_blocks(1000, false), 3);
+  /* blocks of 1 MB: 3 take two huge pages, with room for a fourth */
+  const size_t big = rod_bulk_room(32 * 4000 * 8);
+  const size_t rest_big =
+      rod_bulk_room(32 * 4000 * 8) + rod_deflater_room(1, 32 * 4000 * 8);
+  want = (int)((rod_bulk_size(3 * big + rest_big) - rest_big) / big);
+  ck_assert_int_eq(ring_blocks(4000, true), want);
+  ck_assert_int_ge(want, 3);
 }
 END_TEST
 
@@ -594,6 +645,7 @@ static Suite *logger_suite(void) {
   tcase_add_test(tc, writer_thread_writes_the_same_file);
   tcase_add_test(tc, failed_move_into_place_stops_the_run);
   tcase_add_test(tc, bulk_buffers_on_huge_pages);
+  tcase_add_test(tc, writer_ring_fills_its_huge_pages);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -44,12 +44,14 @@ int rod_logger_open_points(rod_logger **lg, const char *path,
                            const rod_scenario *sc, const char *backend,
                            int points, rod_error *err);
 
-/* Blocks in the writer's ring by default. */
+/* Blocks in the writer's ring by default: at least these, and more (up
+ * to 8) while the huge page its buffers take anyway has room for them. */
 #define ROD_LOGGER_BLOCKS 3
 
-/* How lg writes, before its first sample: blocks in the ring (1: every
- * write and flush on the caller's thread, as the blocks fill; the file is
- * the same; also where HDF5 is not thread-safe) and the wall time between
+/* How lg writes, before its first sample: blocks in the ring (exactly
+ * these; 1: every write and flush on the caller's thread, as the blocks
+ * fill; the file is the same; also where HDF5 is not thread-safe) and the
+ * wall time between
  * flushes (s, > 0; default output.flush_interval). ROD_EINVAL after the
  * first sample or for values out of range. */
 int rod_logger_set_writer(rod_logger *lg, int blocks, double flush_interval);

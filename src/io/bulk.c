@@ -15,9 +15,13 @@ enum { HUGE_PAGE = 2u << 20, LINE = 64 };
 
 size_t rod_bulk_room(size_t bytes) { return (bytes + LINE - 1) / LINE * LINE; }
 
+size_t rod_bulk_size(size_t bytes) {
+  return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
 int rod_bulk_init(rod_bulk *b, size_t bytes) {
   memset(b, 0, sizeof *b);
-  const size_t size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  const size_t size = rod_bulk_size(bytes);
   if (size == 0)
     return ROD_OK;
   /* one huge page more, then the parts before and after the boundary

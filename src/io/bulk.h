@@ -35,4 +35,7 @@ void rod_bulk_free(rod_bulk *b);
 /* B that rod_bulk_take hands out for a request of `bytes` B. */
 size_t rod_bulk_room(size_t bytes);
 
+/* B that rod_bulk_init maps for `bytes` B (whole huge pages). */
+size_t rod_bulk_size(size_t bytes);
+
 #endif

@@ -193,6 +193,7 @@ struct rod_logger {
   int compression;       /* output.compression: deflate level, 0: none */
   int keep_bits;         /* mantissa bits kept of the solver's results */
   int blocks;            /* of the writer's ring */
+  bool fill_ring;        /* more blocks where its huge pages have room */
   double flush_interval; /* s */
   rod_writer *writer;    /* from the first sample on */
   /* set on the writer's thread once its first samples are counted and
@@ -345,6 +346,7 @@ int rod_logger_open_with(rod_logger **out, const char *path,
   lg->compression = sc->output.compression;
   lg->keep_bits = significant_bits(sc);
   lg->blocks = ROD_LOGGER_BLOCKS;
+  lg->fill_ring = true;
   lg->flush_interval = sc->output.flush_interval;
   snprintf(lg->path, sizeof lg->path, "%s", path);
   lg->radius = sc->rod.diameter / 2;
@@ -628,6 +630,7 @@ static int start_writer(rod_logger *lg) {
                                  .block = lg->block,
                                  .level = lg->compression,
                                  .blocks = lg->blocks,
+                                 .fill = lg->fill_ring,
                                  .flush_interval = lg->flush_interval,
                                  .commit = whole,
                                  .end = writer_end,
@@ -676,6 +679,7 @@ int rod_logger_set_writer(rod_logger *lg, int blocks, double flush_interval) {
   if (lg->writer || blocks < 1 || !(flush_interval > 0))
     return ROD_EINVAL;
   lg->blocks = blocks;
+  lg->fill_ring = false;
   lg->flush_interval = flush_interval;
   return ROD_OK;
 }

@@ -569,11 +569,19 @@ static size_t block_bytes(const rod_writer *w, int i) {
  * first rod's loop took 689 faults on the solver's thread before, 520
  * after, as many as `rodsim bench` takes. */
 static int allocate(rod_writer *w) {
-  size_t ring = 0;
+  size_t per_block = 0;
   for (int i = 0; i < w->ncols; i++)
-    ring += (size_t)w->cfg.blocks * rod_bulk_room(block_bytes(w, i));
-  const size_t bytes = ring + rod_bulk_room(w->chunk_bytes) +
-                       rod_deflater_room(w->cfg.level, w->chunk_bytes);
+    per_block += rod_bulk_room(block_bytes(w, i));
+  const size_t rest = rod_bulk_room(w->chunk_bytes) +
+                      rod_deflater_room(w->cfg.level, w->chunk_bytes);
+  if (w->cfg.fill && w->cfg.blocks > 1) {
+    const size_t mapped = rod_bulk_size(w->cfg.blocks * per_block + rest);
+    while (w->cfg.blocks < ROD_WRITER_MAX_BLOCKS &&
+           (w->cfg.blocks + 1) * per_block + rest <= mapped)
+      w->cfg.blocks++;
+  }
+  const size_t ring = (size_t)w->cfg.blocks * per_block;
+  const size_t bytes = ring + rest;
   w->ring = calloc((size_t)w->cfg.blocks, sizeof *w->ring);
   if (!w->ring || rod_bulk_init(&w->bulk, bytes) != ROD_OK)
     return ROD_ENOMEM;
@@ -644,6 +652,8 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
   *out = w;
   return ROD_OK;
 }
+
+int rod_writer_blocks(const rod_writer *w) { return w->cfg.blocks; }
 
 void rod_writer_stop(rod_writer *w) {
   if (!w)

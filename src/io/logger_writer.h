@@ -26,14 +26,21 @@ typedef struct {
                       they are) */
 } rod_column;
 
+/* Most blocks of a ring that fills its huge pages (rod_writer_config.fill). */
+enum { ROD_WRITER_MAX_BLOCKS = 8 };
+
 typedef struct rod_writer_config rod_writer_config;
 
 struct rod_writer_config {
   hid_t file;
-  hid_t count;           /* /samples */
-  int block;             /* samples of a chunk along T */
-  int level;             /* output.compression */
-  int blocks;            /* of the ring; 1: on the caller's thread */
+  hid_t count; /* /samples */
+  int block;   /* samples of a chunk along T */
+  int level;   /* output.compression */
+  int blocks;  /* of the ring; 1: on the caller's thread */
+  /* More blocks (up to ROD_WRITER_MAX_BLOCKS) while the huge pages the
+   * ring's mapping takes anyway have room for them (io/bulk.h): slack for
+   * the solver while the writer makes the file at its start. */
+  bool fill;
   double flush_interval; /* s of wall time between flushes */
   /* After the first flush that counted samples: the file is whole and may
    * go under its name. Called on the writer's thread. */
@@ -92,6 +99,9 @@ int rod_writer_wait(rod_writer *w, long handed);
  * the last hold on a file that was replaced or removed, whose blocks
  * are freed as it closes (io/outfile.h). */
 void rod_writer_close_later(rod_writer *w, int fd);
+
+/* Blocks in w's ring. */
+int rod_writer_blocks(const rod_writer *w);
 
 /* End the thread and free w (NULL: nothing); the file stays open. */
 void rod_writer_stop(rod_writer *w);
