@@ -904,6 +904,7 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
   long rest = 0;             /* samples handed over, not in the file */
   long written = 0;          /* samples in the file */
   rod_outfile *draft = NULL; /* the description made while the writer ends */
+  rod_writer *ending = NULL; /* the writer, told to end */
   lg->end_status = status;
   if (lg->writer) {
     const long last = rod_writer_finish_begin(lg->writer);
@@ -920,7 +921,8 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
     write_errno = rod_writer_errno(lg->writer, &clean_stop);
     rest = rod_writer_pending(lg->writer);
     written = rod_writer_written(lg->writer);
-    rod_writer_stop(lg->writer);
+    rod_writer_stop_begin(lg->writer); /* joined below */
+    ending = lg->writer;
     lg->writer = NULL;
   } else if (!discard && make_file(lg) != ROD_OK) {
     write_errno = errno ? errno : EIO; /* a logger that got no sample */
@@ -953,6 +955,7 @@ static int close_logger(rod_logger *lg, const char *status, bool discard,
     end->told = !write_errno || clean_stop;
     end->made = lg->made || discard;
   }
+  rod_writer_stop(ending);
   for (int k = 0; k < lg->nheld; k++)
     close(lg->held[k]);
   free(lg->times);

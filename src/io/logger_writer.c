@@ -655,14 +655,20 @@ int rod_writer_start(rod_writer **out, const rod_writer_config *cfg,
 
 int rod_writer_blocks(const rod_writer *w) { return w->cfg.blocks; }
 
+void rod_writer_stop_begin(rod_writer *w) {
+  if (!w || !w->threaded)
+    return;
+  pthread_mutex_lock(&w->lock);
+  w->stop = true;
+  pthread_cond_signal(&w->work);
+  pthread_mutex_unlock(&w->lock);
+}
+
 void rod_writer_stop(rod_writer *w) {
   if (!w)
     return;
   if (w->threaded) {
-    pthread_mutex_lock(&w->lock);
-    w->stop = true;
-    pthread_cond_signal(&w->work);
-    pthread_mutex_unlock(&w->lock);
+    rod_writer_stop_begin(w);
     pthread_join(w->thread, NULL);
   }
   free_writer(w);
