@@ -12,11 +12,13 @@ to bench's, the file's size, and the same for a second binary (--before,
 e.g. a build of an earlier commit), with the machine's load before and
 after. Each time is the best of --runs runs after one warm-up (the
 others were slowed by whatever else the machine did); a scenario's
-commands are taken in turn within each round, bench, run, bench, run,
-so that the machine's speed, which drifts by 10 to 25% from one minute
-to the next on a shared machine, falls on all of them alike (timing all
-of one command's runs before the other's puts that drift into the
-ratio). The ratio of a run of tens of milliseconds still varies by about
+commands are taken in turn within each round, in an order drawn anew
+each round, so that the machine's speed, which drifts by 10 to 25% from
+one minute to the next on a shared machine, falls on all of them alike
+(timing all of one command's runs before the other's puts that drift
+into the ratio), and so that each command starts on either core (the
+system starts successive processes on alternate cores, which at times
+differ in speed by 25%). The ratio of a run of tens of milliseconds still varies by about
 10% from one call to the next (docs/hdf5.md). pendulum_post takes 3
 runs. --cpus 0 runs everything on one core (taskset): then run's time
 over bench's is the writer's whole work.
@@ -25,6 +27,7 @@ import argparse
 import glob
 import math
 import os
+import random
 import shlex
 import subprocess
 import sys
@@ -44,11 +47,18 @@ def wall_time(command):
 
 def best_times(commands, runs):
     """Best wall time of each command over `runs` rounds after a warm-up
-    round, the commands taken in turn within each round."""
+    round, the commands taken in turn within each round, in an order
+    drawn anew for each round: the system starts successive processes on
+    alternate cores, and a fixed order of two commands put bench on one
+    core and run on the other every time (the two virtual cores of this
+    machine differ by up to 25% at times)."""
     best = [math.inf] * len(commands)
+    order = list(range(len(commands)))
+    draw = random.Random(1)
     for r in range(runs + 1):
-        for i, command in enumerate(commands):
-            w = wall_time(command)
+        draw.shuffle(order)
+        for i in order:
+            w = wall_time(commands[i])
             if r > 0:
                 best[i] = min(best[i], w)
     return best
