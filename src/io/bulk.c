@@ -2,7 +2,9 @@
 #define _GNU_SOURCE /* MADV_HUGEPAGE, MADV_POPULATE_WRITE */
 #include "io/bulk.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -17,6 +19,23 @@ size_t rod_bulk_room(size_t bytes) { return (bytes + LINE - 1) / LINE * LINE; }
 
 size_t rod_bulk_size(size_t bytes) {
   return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+bool rod_bulk_huge(void) {
+  static atomic_int known; /* 0: not read yet, 1: no, 2: yes */
+  int k = atomic_load(&known);
+  if (k == 0) {
+    char mode[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+    if (f) {
+      if (!fgets(mode, sizeof mode, f))
+        mode[0] = '\0';
+      fclose(f);
+    }
+    k = strstr(mode, "[always]") || strstr(mode, "[madvise]") ? 2 : 1;
+    atomic_store(&known, k);
+  }
+  return k == 2;
 }
 
 int rod_bulk_init(rod_bulk *b, size_t bytes) {

@@ -38,8 +38,9 @@ struct rod_writer_config {
   int level;   /* output.compression */
   int blocks;  /* of the ring; 1: on the caller's thread */
   /* More blocks (up to ROD_WRITER_MAX_BLOCKS) while the huge pages the
-   * ring's mapping takes anyway have room for them (io/bulk.h): slack for
-   * the solver while the writer makes the file at its start. */
+   * ring's mapping takes anyway have room for them (io/bulk.h; none
+   * where the kernel has no transparent huge pages): slack for the solver
+   * while the writer makes the file at its start. */
   bool fill;
   double flush_interval; /* s of wall time between flushes */
   /* After the first flush that counted samples: the file is whole and may
