@@ -8,7 +8,8 @@ usage: validation/output_speed.py [--rodsim build/rodsim]
            [--set KEY=VALUE]...
 
 Prints a Markdown table: bench's wall time, run's wall time and its ratio
-to bench's, the file's size, and the same for a second binary (--before,
+to bench's, the median over the rounds of that ratio within a round (the
+steadier figure when the machine's speed swings), the file's size, and the same for a second binary (--before,
 e.g. a build of an earlier commit), with the machine's load before and
 after. Each time is the best of --runs runs after one warm-up (the
 others were slowed by whatever else the machine did); a scenario's
@@ -29,6 +30,7 @@ import math
 import os
 import random
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,23 +47,24 @@ def wall_time(command):
     return time.perf_counter() - t
 
 
-def best_times(commands, runs):
-    """Best wall time of each command over `runs` rounds after a warm-up
-    round, the commands taken in turn within each round, in an order
-    drawn anew for each round: the system starts successive processes on
-    alternate cores, and a fixed order of two commands put bench on one
-    core and run on the other every time (the two virtual cores of this
-    machine differ by up to 25% at times)."""
-    best = [math.inf] * len(commands)
+def round_times(commands, runs):
+    """Wall times of each command in `runs` rounds after a warm-up round
+    (times[r][i]), the commands taken in turn within each round, in an
+    order drawn anew for each round: the system starts successive
+    processes on alternate cores, and a fixed order of two commands put
+    bench on one core and run on the other every time (the two virtual
+    cores of this machine differ by up to 25% at times)."""
+    times = []
     order = list(range(len(commands)))
     draw = random.Random(1)
     for r in range(runs + 1):
         draw.shuffle(order)
+        row = [0.0] * len(commands)
         for i in order:
-            w = wall_time(commands[i])
-            if r > 0:
-                best[i] = min(best[i], w)
-    return best
+            row[i] = wall_time(commands[i])
+        if r > 0:
+            times.append(row)
+    return times
 
 
 def main():
@@ -77,7 +80,8 @@ def main():
     bins = [("after", a.rodsim)] + ([("before", a.before)] if a.before else [])
     load0 = os.getloadavg()[0]
     head = "| scenario | bench wall | " + " | ".join(
-        f"run {n} | run/bench {n} | file {n}" for n, _ in bins) + " |"
+        f"run {n} | run/bench {n} | median of the rounds' run/bench {n} | "
+        f"file {n}" for n, _ in bins) + " |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     with tempfile.TemporaryDirectory() as scratch:
@@ -89,16 +93,20 @@ def main():
             for label, exe in bins:
                 h5 = os.path.join(scratch, f"{label}.h5")
                 cmds.append(f"{pin}{exe} run {ini} {sets} -o {h5} -q")
-            times = best_times(cmds, runs)
-            bench = times[0]
+            rounds = round_times(cmds, runs)
+            best = [min(row[i] for row in rounds) for i in range(len(cmds))]
+            bench = best[0]
             cells = [name, f"{bench:.3f} s"]
-            for (label, _), wall in zip(bins, times[1:]):
+            for k, (label, _) in enumerate(bins, start=1):
                 size = os.path.getsize(os.path.join(scratch, f"{label}.h5"))
-                cells += [f"{wall:.3f} s", f"{wall / bench:.2f}",
-                          f"{size / 1e6:.2f} MB"]
+                paired = statistics.median(row[k] / row[0] for row in rounds)
+                cells += [f"{best[k]:.3f} s", f"{best[k] / bench:.2f}",
+                          f"{paired:.2f}", f"{size / 1e6:.2f} MB"]
             print("| " + " | ".join(cells) + " |")
             sys.stdout.flush()
-    print(f"\nbest of {a.runs} (pendulum_post 3); load average (1 min) "
+    print(f"\nbest of {a.runs} (pendulum_post 3), and the median over the "
+          "rounds of run's time over bench's in the same round; "
+          f"load average (1 min) "
           f"{load0:.1f} before, {os.getloadavg()[0]:.1f} after; "
           f"{os.cpu_count()} cores" + (f", run on cores {a.cpus}"
                                        if a.cpus else ""))
