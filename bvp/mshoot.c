@@ -11,6 +11,7 @@
 #include "active.h"
 #include "bvp/band.h"
 #include "integrators/vecops.h"
+#include "integrators/workspace.h"
 #include "rod/status.h"
 
 struct rod_mshoot {
@@ -120,35 +121,35 @@ void rod_mshoot_free(rod_mshoot *ms) {
   if (!ms)
     return;
   for (size_t i = 0; i < sizeof unknown_vectors / sizeof *unknown_vectors; i++)
-    free(*(double **)((char *)ms + unknown_vectors[i]));
-  free(ms->nodes);
-  free(ms->jac_nodes);
-  free(ms->refs);
-  free(ms->scale);
-  free(ms->inv_scale);
-  free(ms->ab);
-  free(ms->abr);
-  free(ms->ipiv);
-  free(ms->y);
-  free(ms->yn);
-  free(ms->dy);
-  free(ms->dy0);
-  free(ms->col);
-  free(ms->drdy);
-  free(ms->bro_a);
-  free(ms->bro_b);
-  free(ms->Hd);
-  free(ms->cmap);
-  free(ms->rmap);
-  free(ms->lwork);
-  free(ms->xe);
-  free(ms->seg_end);
-  free(ms);
+    rod_work_free(*(double **)((char *)ms + unknown_vectors[i]));
+  rod_work_free(ms->nodes);
+  rod_work_free(ms->jac_nodes);
+  rod_work_free(ms->refs);
+  rod_work_free(ms->scale);
+  rod_work_free(ms->inv_scale);
+  rod_work_free(ms->ab);
+  rod_work_free(ms->abr);
+  rod_work_free(ms->ipiv);
+  rod_work_free(ms->y);
+  rod_work_free(ms->yn);
+  rod_work_free(ms->dy);
+  rod_work_free(ms->dy0);
+  rod_work_free(ms->col);
+  rod_work_free(ms->drdy);
+  rod_work_free(ms->bro_a);
+  rod_work_free(ms->bro_b);
+  rod_work_free(ms->Hd);
+  rod_work_free(ms->cmap);
+  rod_work_free(ms->rmap);
+  rod_work_free(ms->lwork);
+  rod_work_free(ms->xe);
+  rod_work_free(ms->seg_end);
+  rod_work_free(ms);
 }
 
 rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
                              int max_nodes) {
-  rod_mshoot *ms = calloc(1, sizeof *ms);
+  rod_mshoot *ms = rod_work_alloc(1, sizeof *ms);
   if (!ms)
     return NULL;
   ms->bvp = *bvp;
@@ -161,38 +162,38 @@ rod_mshoot *rod_mshoot_alloc(const rod_bvp *bvp, const double *scale,
   const size_t nmax = nx + (size_t)max_nodes * ny;
   const size_t k = nx > ny ? nx : ny;
   const size_t ldab_max = 3 * (nx + 2 * ny) + 1;
-  ms->nodes = calloc((size_t)max_nodes + 1, sizeof(int));
-  ms->jac_nodes = calloc((size_t)max_nodes + 1, sizeof(int));
-  ms->refs = calloc(((size_t)max_nodes + 1) * ny, sizeof(double));
+  ms->nodes = rod_work_alloc((size_t)max_nodes + 1, sizeof(int));
+  ms->jac_nodes = rod_work_alloc((size_t)max_nodes + 1, sizeof(int));
+  ms->refs = rod_work_alloc(((size_t)max_nodes + 1) * ny, sizeof(double));
   ms->scale = malloc(ny * sizeof(double));
   ms->inv_scale = malloc(ny * sizeof(double));
-  ms->ab = calloc(ldab_max * nmax, sizeof(double));
-  ms->abr = calloc(ldab_max * nmax, sizeof(double));
+  ms->ab = rod_work_alloc(ldab_max * nmax, sizeof(double));
+  ms->abr = rod_work_alloc(ldab_max * nmax, sizeof(double));
   bool vectors_ok = true;
   for (size_t i = 0; i < sizeof unknown_vectors / sizeof *unknown_vectors;
        i++) {
     double **v = (double **)((char *)ms + unknown_vectors[i]);
-    *v = calloc(nmax, sizeof(double));
+    *v = rod_work_alloc(nmax, sizeof(double));
     vectors_ok = vectors_ok && *v;
   }
-  ms->ipiv = calloc(nmax, sizeof(lapack_int));
-  ms->y = calloc(ny, sizeof(double));
-  ms->yn = calloc(ny, sizeof(double));
-  ms->dy = calloc(ny * k, sizeof(double));
-  ms->dy0 = calloc(ny * nx, sizeof(double));
-  ms->col = calloc(ny, sizeof(double));
+  ms->ipiv = rod_work_alloc(nmax, sizeof(lapack_int));
+  ms->y = rod_work_alloc(ny, sizeof(double));
+  ms->yn = rod_work_alloc(ny, sizeof(double));
+  ms->dy = rod_work_alloc(ny * k, sizeof(double));
+  ms->dy0 = rod_work_alloc(ny * nx, sizeof(double));
+  ms->col = rod_work_alloc(ny, sizeof(double));
   rod_active_all(&ms->act_x, bvp->nx);
   rod_active_all(&ms->act_y, bvp->ny);
-  ms->drdy = calloc(nx * ny, sizeof(double));
-  ms->bro_a = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
-  ms->bro_b = calloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
+  ms->drdy = rod_work_alloc(nx * ny, sizeof(double));
+  ms->bro_a = rod_work_alloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
+  ms->bro_b = rod_work_alloc(ROD_MSHOOT_UPDATES * nmax, sizeof(double));
   const size_t nd = nmax < ROD_MSHOOT_DENSE ? nmax : ROD_MSHOOT_DENSE;
-  ms->Hd = calloc(nd * nd, sizeof(double));
-  ms->cmap = calloc(nmax, sizeof(int));
-  ms->rmap = calloc(nmax, sizeof(int));
-  ms->lwork = calloc(64 * nd, sizeof(double));
-  ms->xe = calloc(nmax, sizeof(double));
-  ms->seg_end = calloc(((size_t)max_nodes + 1) * ny, sizeof(double));
+  ms->Hd = rod_work_alloc(nd * nd, sizeof(double));
+  ms->cmap = rod_work_alloc(nmax, sizeof(int));
+  ms->rmap = rod_work_alloc(nmax, sizeof(int));
+  ms->lwork = rod_work_alloc(64 * nd, sizeof(double));
+  ms->xe = rod_work_alloc(nmax, sizeof(double));
+  ms->seg_end = rod_work_alloc(((size_t)max_nodes + 1) * ny, sizeof(double));
   if (!ms->xe || !ms->seg_end || !vectors_ok || !ms->bro_a || !ms->bro_b ||
       !ms->Hd || !ms->lwork || !ms->cmap || !ms->rmap || !ms->nodes ||
       !ms->jac_nodes || !ms->refs || !ms->scale || !ms->inv_scale || !ms->ab ||

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "integrators/vecops.h"
+#include "integrators/workspace.h"
 
 /* Tikhonov regularisation of the normal equations, relative to their
  * mean diagonal: keeps the fit defined when fewer modes are active than
@@ -32,23 +33,23 @@ struct rod_linpred {
 void rod_linpred_free(rod_linpred *lp) {
   if (!lp)
     return;
-  free(lp->idx);
-  free(lp->w);
-  free(lp->z);
-  free(lp->zfit);
-  free(lp->f);
-  free(lp->gram);
-  free(lp->G);
-  free(lp->a);
-  free(lp->c);
-  free(lp);
+  rod_work_free(lp->idx);
+  rod_work_free(lp->w);
+  rod_work_free(lp->z);
+  rod_work_free(lp->zfit);
+  rod_work_free(lp->f);
+  rod_work_free(lp->gram);
+  rod_work_free(lp->G);
+  rod_work_free(lp->a);
+  rod_work_free(lp->c);
+  rod_work_free(lp);
 }
 
 rod_linpred *rod_linpred_alloc(int n, int order, int window,
                                const double *weight) {
   if (n < 1 || order < 1 || window < 1)
     return NULL;
-  rod_linpred *lp = calloc(1, sizeof *lp);
+  rod_linpred *lp = rod_work_alloc(1, sizeof *lp);
   if (!lp)
     return NULL;
   lp->n = n;
@@ -58,13 +59,13 @@ rod_linpred *rod_linpred_alloc(int n, int order, int window,
   const size_t N = (size_t)n, D = (size_t)lp->depth, P = (size_t)order;
   lp->idx = malloc(N * sizeof *lp->idx);
   lp->w = malloc(N * sizeof *lp->w);
-  lp->z = calloc((P + 1) * N, sizeof *lp->z);
-  lp->zfit = calloc(N, sizeof *lp->zfit);
-  lp->f = calloc(D * N, sizeof *lp->f);
-  lp->gram = calloc(D * D, sizeof *lp->gram);
-  lp->G = calloc(P * P, sizeof *lp->G);
-  lp->a = calloc(P, sizeof *lp->a);
-  lp->c = calloc(P + 1, sizeof *lp->c);
+  lp->z = rod_work_alloc((P + 1) * N, sizeof *lp->z);
+  lp->zfit = rod_work_alloc(N, sizeof *lp->zfit);
+  lp->f = rod_work_alloc(D * N, sizeof *lp->f);
+  lp->gram = rod_work_alloc(D * D, sizeof *lp->gram);
+  lp->G = rod_work_alloc(P * P, sizeof *lp->G);
+  lp->a = rod_work_alloc(P, sizeof *lp->a);
+  lp->c = rod_work_alloc(P + 1, sizeof *lp->c);
   if (!lp->idx || !lp->w || !lp->z || !lp->zfit || !lp->f || !lp->gram ||
       !lp->G || !lp->a || !lp->c) {
     rod_linpred_free(lp);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "integrators/workspace.h"
 #include "io/bulk.h"
 #include "io/deflate_chunk.h"
 #include "io/logger_writer.h"
@@ -568,7 +569,7 @@ START_TEST(writer_ring_fills_its_huge_pages) {
   int want = (int)((huge - rest) / block);
   want = want > ROD_WRITER_MAX_BLOCKS ? ROD_WRITER_MAX_BLOCKS : want;
   ck_assert_int_ge(want, 4);
-  if (!rod_bulk_huge())
+  if (!rod_huge_pages())
     want = 3; /* no huge pages: no room paid for beyond the blocks */
   ck_assert_int_eq(ring_blocks(1000, true), want);
   ck_assert_int_eq(ring_blocks(1000, false), 3);
@@ -577,7 +578,7 @@ START_TEST(writer_ring_fills_its_huge_pages) {
   const size_t rest_big =
       rod_bulk_room(32 * 4000 * 8) + rod_deflater_room(1, 32 * 4000 * 8);
   want = (int)((rod_bulk_size(3 * big + rest_big) - rest_big) / big);
-  ck_assert_int_eq(ring_blocks(4000, true), rod_bulk_huge() ? want : 3);
+  ck_assert_int_eq(ring_blocks(4000, true), rod_huge_pages() ? want : 3);
   ck_assert_int_ge(want, 3);
 }
 END_TEST

@@ -38,10 +38,4 @@ size_t rod_bulk_room(size_t bytes);
 /* B that rod_bulk_init maps for `bytes` B (whole huge pages). */
 size_t rod_bulk_size(size_t bytes);
 
-/* Whether the kernel lays such a mapping out in huge pages: transparent
- * huge pages "always" or "madvise" (/sys/kernel/mm/transparent_hugepage/
- * enabled, read once). Elsewhere the mapping's room beyond what it is
- * asked for costs a page fault a page when used. */
-bool rod_bulk_huge(void);
-
 #endif

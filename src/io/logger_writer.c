@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "integrators/workspace.h"
 #include "io/bulk.h"
 #include "io/deflate_chunk.h"
 #include "rod/status.h"
@@ -574,7 +575,7 @@ static int allocate(rod_writer *w) {
     per_block += rod_bulk_room(block_bytes(w, i));
   const size_t rest = rod_bulk_room(w->chunk_bytes) +
                       rod_deflater_room(w->cfg.level, w->chunk_bytes);
-  if (w->cfg.fill && w->cfg.blocks > 1 && rod_bulk_huge()) {
+  if (w->cfg.fill && w->cfg.blocks > 1 && rod_huge_pages()) {
     const size_t mapped = rod_bulk_size(w->cfg.blocks * per_block + rest);
     while (w->cfg.blocks < ROD_WRITER_MAX_BLOCKS &&
            (w->cfg.blocks + 1) * per_block + rest <= mapped)
