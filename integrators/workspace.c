@@ -1,7 +1,7 @@
 /* The solvers' large work arrays in huge pages (workspace.h): mappings of
  * 4 MiB or more on huge pages' boundaries, handed out from their start
- * (bump allocation) and used again from their start once all they handed
- * out is freed. */
+ * (bump allocation: fresh pages, zero) and given back once all they
+ * handed out is freed. */
 #define _GNU_SOURCE /* MADV_HUGEPAGE */
 #include "integrators/workspace.h"
 
@@ -26,9 +26,8 @@ enum {
 typedef struct {
   unsigned char *base;
   size_t size;
-  size_t used;  /* B handed out since it was last empty */
-  size_t dirty; /* B from its start written at some time */
-  long live;    /* arrays handed out, not freed */
+  size_t used; /* B handed out */
+  long live;   /* arrays handed out, not freed */
 } region;
 
 static region regions[MAX_REGIONS];
@@ -109,17 +108,9 @@ void *rod_work_alloc(size_t count, size_t size) {
     return calloc(count, size);
   }
   unsigned char *p = r->base + r->used;
-  const size_t from = r->used;
   r->used += room;
   r->live++;
-  /* what an earlier array wrote there is zeroed; beyond, the mapping's
-   * pages are fresh, zero */
-  const size_t stale = r->dirty > from ? r->dirty - from : 0;
-  if (r->used > r->dirty)
-    r->dirty = r->used;
   pthread_mutex_unlock(&lock);
-  if (stale)
-    memset(p, 0, stale < bytes ? stale : bytes);
   return p;
 }
 
@@ -131,8 +122,10 @@ void rod_work_free(void *p) {
   for (int k = 0; k < nregions; k++) {
     region *r = &regions[k];
     if (c >= r->base && c < r->base + r->size) {
-      if (--r->live == 0)
-        r->used = 0;
+      if (--r->live == 0) { /* given back: a huge page is soon made */
+        munmap(r->base, r->size);
+        *r = regions[--nregions];
+      }
       pthread_mutex_unlock(&lock);
       return;
     }

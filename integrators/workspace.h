@@ -1,5 +1,5 @@
 /* The solvers' large work arrays (32 kB and more: modified shooting's
- * band matrices, the predictors' fits, the backends' state) laid out in
+ * band matrices and work vectors, the predictors' fits) laid out in
  * shared mappings advised as transparent huge pages (2 MiB), where the
  * kernel has them. A 4 KiB page fault costs about 10 us on a virtual
  * machine; the first rod's `rodsim bench` took about 400 of them in these
@@ -18,8 +18,9 @@
 void *rod_work_alloc(size_t count, size_t size);
 
 /* Frees p from rod_work_alloc, or any pointer from malloc (NULL: none).
- * A mapping whose arrays are all freed is used again from its start, its
- * pages still present. */
+ * A mapping whose arrays are all freed is given back to the system (a
+ * simulation's arrays are freed with it; making a huge page again costs
+ * 0.2 ms). */
 void rod_work_free(void *p);
 
 /* A mapping of size B (a multiple of 2 MiB) on a huge page's boundary,

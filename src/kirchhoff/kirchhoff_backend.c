@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "integrators/workspace.h"
 #include "kirchhoff/kirchhoff_schemes.h"
 
 static void destroy(void *self) {
@@ -51,7 +50,7 @@ static void destroy(void *self) {
   free(k->out_n);
   free(k->out_m);
   kr_regrid_free(k);
-  rod_work_free(k);
+  free(k);
 }
 
 /* Units of the states for multiple shooting's unknowns and continuity
@@ -84,7 +83,7 @@ static void set_state_scale(rod_kirchhoff *k) {
 static const double kr_newton_share = 0.1, kr_newton_floor = 1e-12;
 
 static int create(const rod_scenario *sc, void **self, rod_error *err) {
-  rod_kirchhoff *k = rod_work_alloc(1, sizeof *k); /* 110 kB */
+  rod_kirchhoff *k = calloc(1, sizeof *k);
   if (!k)
     return rod_error_set(err, ROD_ENOMEM, sc->source, "", "out of memory");
   k->sc = *sc;
@@ -92,7 +91,7 @@ static int create(const rod_scenario *sc, void **self, rod_error *err) {
   rod_model_init(&k->model, sc);
   int st = rod_inputs_load(sc, &k->inputs, err);
   if (st != ROD_OK) {
-    rod_work_free(k);
+    free(k);
     return st;
   }
   if (k->inputs->precurvature)

@@ -10,7 +10,6 @@
 #include "core/model.h"
 #include "core/v3.h"
 #include "integrators/dirk.h"
-#include "integrators/workspace.h"
 #include "io/scenario_contact.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_object.h"
@@ -177,7 +176,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   if (!ops)
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "solver.backend",
                          "backend not available in this build");
-  rod_sim *sim = rod_work_alloc(1, sizeof *sim); /* 210 kB */
+  rod_sim *sim = calloc(1, sizeof *sim);
   if (!sim)
     return rod_error_set(err, ROD_ENOMEM, file, "", "out of memory");
   sim->t_created = now();
@@ -191,7 +190,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   rod_errest_note(&sim->est, sc, 0, &sim->res);
   st = ops->create(&sim->sc, &sim->self, err);
   if (st != ROD_OK) {
-    rod_work_free(sim);
+    free(sim);
     return st;
   }
   double q[3], w[3];
@@ -200,7 +199,7 @@ int rod_sim_create(const rod_scenario *sc, rod_sim **out, rod_error *err) {
   sim->control = sc->time.has_tolerance;
   if (sim->control && !ops->set_tolerance) {
     ops->destroy(sim->self);
-    rod_work_free(sim);
+    free(sim);
     return rod_error_set(err, ROD_EUNSUPPORTED, file, "time.tolerance",
                          "the %s backend has no error estimate", ops->name);
   }
@@ -257,7 +256,7 @@ void rod_sim_free(rod_sim *sim) {
   rod_errest_free(&sim->est);
   rod_dense_free(&sim->dense);
   rod_guard_free(&sim->guard);
-  rod_work_free(sim);
+  free(sim);
 }
 
 /* ---- samples ----------------------------------------------------------- */
