@@ -197,7 +197,7 @@ struct rod_logger {
   double flush_interval; /* s */
   rod_writer *writer;    /* from the first sample on */
   /* set on the writer's thread once its first samples are counted and
-   * flushed, and it has moved the file into place (in_place) */
+   * flushed, and it has moved the file into place (move_in_place) */
   atomic_bool whole;
   atomic_int commit_errno; /* errno of a failed move into place, 0: none */
   /* The file's end (end_file), on the writer's thread after its last
@@ -605,10 +605,10 @@ static int prepare(void *user, rod_writer_config *cfg, rod_column *cols) {
   return ROD_OK;
 }
 
-/* The writer of the layout, its thread started: it makes the file and
- * its datasets (prepare) while the solver goes on. */
 static void writer_end(void *user, int failed, bool clean_stop, long pending);
 
+/* The writer of the layout, its thread started: it makes the file and
+ * its datasets (prepare) while the solver goes on. */
 static int start_writer(rod_logger *lg) {
   rod_column cols[DS_ALL];
   int n = 0;
