@@ -51,6 +51,10 @@ bool rod_huge_pages(void) {
   return k == 2;
 }
 
+size_t rod_huge_size(size_t bytes) {
+  return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
 void *rod_huge_map(size_t size) {
   /* one huge page more, the parts before and after the boundary given
    * back */
@@ -74,8 +78,7 @@ void *rod_huge_map(size_t size) {
 static region *map_region(size_t room) {
   if (nregions == MAX_REGIONS)
     return NULL;
-  size_t size = room > REGION ? room : REGION;
-  size = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  const size_t size = rod_huge_size(room > REGION ? room : REGION);
   unsigned char *base = rod_huge_map(size);
   if (!base)
     return NULL;

@@ -23,6 +23,9 @@ void *rod_work_alloc(size_t count, size_t size);
  * 0.2 ms). */
 void rod_work_free(void *p);
 
+/* bytes rounded up to whole huge pages (2 MiB). */
+size_t rod_huge_size(size_t bytes);
+
 /* A mapping of size B (a multiple of 2 MiB) on a huge page's boundary,
  * advised as huge pages (NULL when none); munmap frees it. */
 void *rod_huge_map(size_t size);

@@ -261,19 +261,6 @@ END_TEST
 
 /* ---- out of memory ----------------------------------------------------- */
 
-/* The process's address space (bytes), from /proc/self/statm; 0 when
- * unknown. */
-static size_t address_space(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  unsigned long pages = 0;
-  if (!f)
-    return 0;
-  if (fscanf(f, "%lu", &pages) != 1)
-    pages = 0;
-  fclose(f);
-  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
-
 /* Runs call(sim) in a child whose address space may grow by 256 kB at
  * most (RLIMIT_AS) once sim is created from ini and prepared by
  * prepare (NULL: nothing): the workspaces the call allocates (modified
@@ -304,7 +291,7 @@ static void out_of_memory(const char *ini, int (*prepare)(rod_sim *),
         (prepare && prepare(sim) != ROD_OK))
       _exit(10);
     struct rlimit lim, tight;
-    const size_t used = address_space();
+    const size_t used = rod_test_address_space();
     if (used == 0 || getrlimit(RLIMIT_AS, &lim) != 0)
       _exit(11);
     tight = lim;

@@ -6,9 +6,7 @@
  * two threads taking and freeing at once. */
 #include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "integrators/workspace.h"
 #include "testutil.h"
@@ -22,21 +20,8 @@ static bool all_zero(const unsigned char *p, size_t n) {
   return true;
 }
 
-/* The process's address space (B), from /proc/self/statm; 0 when
- * unknown. */
-static size_t address_space(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  unsigned long pages = 0;
-  if (!f)
-    return 0;
-  if (fscanf(f, "%lu", &pages) != 1)
-    pages = 0;
-  fclose(f);
-  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
-
 START_TEST(zeroed_apart_and_given_back) {
-  const size_t before = address_space();
+  const size_t before = rod_test_address_space();
   unsigned char *a[COUNT];
   for (int k = 0; k < COUNT; k++) {
     ck_assert_ptr_nonnull(a[k] = rod_work_alloc(BIG, 1));
@@ -48,10 +33,10 @@ START_TEST(zeroed_apart_and_given_back) {
     for (int j = 0; j < k; j++)
       ck_assert(a[k] >= a[j] + BIG || a[j] >= a[k] + BIG);
   if (rod_huge_pages()) /* one mapping of 4 MiB holds them */
-    ck_assert_uint_ge(address_space(), before + (4u << 20));
+    ck_assert_uint_ge(rod_test_address_space(), before + (4u << 20));
   for (int k = 0; k < COUNT; k++)
     rod_work_free(a[k]);
-  ck_assert_uint_le(address_space(), before);
+  ck_assert_uint_le(rod_test_address_space(), before);
   unsigned char *b = rod_work_alloc(3 * BIG, 1);
   ck_assert_ptr_nonnull(b);
   ck_assert(all_zero(b, 3 * BIG));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* main() for a test program made of one suite. */
 void openblas_set_num_threads(int num_threads);
@@ -32,6 +33,19 @@ void openblas_set_num_threads(int num_threads);
 /* A scratch directory for one test: rod_test_dir creates it under /tmp
  * (path in dir), rod_test_write puts a text file in it, rod_test_rmdir
  * removes it with its contents. */
+/* The process's address space (bytes), from /proc/self/statm; 0 when
+ * unknown. */
+static inline size_t rod_test_address_space(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (!f)
+    return 0;
+  if (fscanf(f, "%lu", &pages) != 1)
+    pages = 0;
+  fclose(f);
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
 static inline void rod_test_dir(char *dir, size_t size, const char *prefix) {
   snprintf(dir, size, "/tmp/%s_XXXXXX", prefix);
   ck_assert_ptr_nonnull(mkdtemp(dir));

@@ -9,15 +9,12 @@
 #include "integrators/workspace.h"
 #include "rod/status.h"
 
-/* B of a huge page on x86-64 and arm64 with 4 KiB pages: the boundary the
- * mapping starts on and the unit it grows by. */
-enum { HUGE_PAGE = 2u << 20, LINE = 64 };
+/* B: blocks are handed out on cache lines. */
+enum { LINE = 64 };
 
 size_t rod_bulk_room(size_t bytes) { return (bytes + LINE - 1) / LINE * LINE; }
 
-size_t rod_bulk_size(size_t bytes) {
-  return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-}
+size_t rod_bulk_size(size_t bytes) { return rod_huge_size(bytes); }
 
 int rod_bulk_init(rod_bulk *b, size_t bytes) {
   memset(b, 0, sizeof *b);
